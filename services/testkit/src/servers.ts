@@ -1,0 +1,80 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Real servers for integration tests. URLs come from the environment (`.ci/run` starts the servers and
+ * exports them); else, with a Docker engine reachable, testcontainers starts them; else the suite is
+ * skipped and recorded, and `npm test` ends by naming it and the one command that runs it. With
+ * LEADFINDER_TEST_REQUIRE_SERVERS=1 a missing server is a failure instead.
+ */
+export type ServerKind = 'mongodb' | 'nats';
+
+const ENV: Record<ServerKind, string> = {
+  mongodb: 'LEADFINDER_TEST_MONGODB_URL',
+  nats: 'LEADFINDER_TEST_NATS_URL',
+};
+
+export const SKIPPED_SUITES_FILE = join(process.cwd(), 'test-artifacts', 'skipped-suites.jsonl');
+
+export function serversRequired(): boolean {
+  return process.env.LEADFINDER_TEST_REQUIRE_SERVERS === '1';
+}
+
+async function dockerReachable(): Promise<boolean> {
+  try {
+    const { getContainerRuntimeClient } = await import('testcontainers');
+    await getContainerRuntimeClient();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const started = new Map<ServerKind, Promise<string>>();
+const stoppers: (() => Promise<void>)[] = [];
+
+async function startContainer(kind: ServerKind): Promise<string> {
+  const { GenericContainer, Wait } = await import('testcontainers');
+  if (kind === 'mongodb') {
+    const c = await new GenericContainer('mongo:7').withExposedPorts(27017).withWaitStrategy(Wait.forListeningPorts()).start();
+    stoppers.push(async () => void (await c.stop()));
+    return `mongodb://${c.getHost()}:${c.getMappedPort(27017)}/`;
+  }
+  const c = await new GenericContainer('nats:2.11').withCommand(['-js']).withExposedPorts(4222).withWaitStrategy(Wait.forListeningPorts()).start();
+  stoppers.push(async () => void (await c.stop()));
+  return `nats://${c.getHost()}:${c.getMappedPort(4222)}`;
+}
+
+/**
+ * The URL of a real server of this kind, or null when none can be had (the caller then skips).
+ * Throws under LEADFINDER_TEST_REQUIRE_SERVERS=1.
+ */
+export async function serverUrl(kind: ServerKind): Promise<string | null> {
+  const fromEnv = process.env[ENV[kind]];
+  if (fromEnv) return fromEnv;
+  if (!started.has(kind)) {
+    started.set(kind, (async () => ((await dockerReachable()) ? startContainer(kind) : ''))());
+  }
+  const url = await started.get(kind)!;
+  if (url) return url;
+  if (serversRequired()) {
+    throw new Error(`${ENV[kind]} is not set and no Docker engine is reachable, but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
+  }
+  return null;
+}
+
+/** Record that a suite could not run for want of a server, for the closing summary of `npm test`. */
+export function recordSkippedSuite(suite: string, kind: ServerKind): void {
+  mkdirSync(join(process.cwd(), 'test-artifacts'), { recursive: true });
+  appendFileSync(SKIPPED_SUITES_FILE, JSON.stringify({ suite, kind, env: ENV[kind] }) + '\n');
+}
+
+/** Stop containers this process started (called from vitest globalTeardown or afterAll). */
+export async function stopStartedServers(): Promise<void> {
+  await Promise.allSettled(stoppers.splice(0).map((s) => s()));
+}
+
+/** A unique name per test for databases, streams and buckets, so suites never see each other's data. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+}

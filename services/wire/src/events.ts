@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { EntityType, FilterDescriptor, ResultRow } from './rows.js';
+
+/**
+ * Run events (spec §6). The kind is the `type` field; every event also carries `at` (ISO time it was
+ * written) and `runId`. The SSE `id` is the event-log sequence, so it is not part of the payload.
+ */
+const base = { at: z.string(), runId: z.string() };
+
+export const DateRangeWire = z.object({
+  from: z.string(),
+  to: z.string().nullable(),
+  phrase: z.string(),
+});
+
+export const PlanEvent = z.object({
+  ...base,
+  type: z.literal('plan'),
+  entity_type: EntityType,
+  filters: z.array(FilterDescriptor),
+  queries: z.array(z.string()),
+  date_range: DateRangeWire.nullable(),
+  sites: z.array(z.string()),
+  page_types: z.array(z.string()),
+  target: z.number().int(),
+  speed: z.enum(['fast', 'advanced']),
+  relax: z.boolean(),
+});
+export const StatusEvent = z.object({
+  ...base,
+  type: z.literal('status'),
+  /** Same vocabulary as the run's `where`. */
+  where: z.string(),
+  message: z.string(),
+});
+export const ProgressEvent = z.object({
+  ...base,
+  type: z.literal('progress'),
+  have: z.number().int(),
+  target: z.number().int(),
+  round: z.number().int(),
+  leads: z.array(ResultRow),
+});
+export const FunnelOpenEvent = z.object({
+  ...base,
+  type: z.literal('funnel_open'),
+  round: z.number().int(),
+  candidates: z.number().int(),
+  filters: z.array(FilterDescriptor),
+});
+export const FunnelFilterStartEvent = z.object({
+  ...base,
+  type: z.literal('funnel_filter_start'),
+  round: z.number().int(),
+  index: z.number().int(),
+  title: z.string(),
+  candidates: z.number().int(),
+});
+export const FunnelFilterDoneEvent = z.object({
+  ...base,
+  type: z.literal('funnel_filter_done'),
+  round: z.number().int(),
+  index: z.number().int(),
+  title: z.string(),
+  passed: z.number().int(),
+  dropped: z.number().int(),
+});
+export const FilterRelaxedEvent = z.object({
+  ...base,
+  type: z.literal('filter_relaxed'),
+  round: z.number().int(),
+  index: z.number().int(),
+  title: z.string(),
+  original_criterion: z.string(),
+  criterion: z.string(),
+  rechecked: z.number().int(),
+  recovered: z.number().int(),
+});
+export const FinalEvent = z.object({
+  ...base,
+  type: z.literal('final'),
+  table: z.array(ResultRow),
+  target: z.number().int(),
+  met: z.boolean(),
+  filters: z.array(FilterDescriptor),
+  stopped: z.boolean(),
+  /** Names the stage the run ended early in; null when it was not stopped. */
+  stopped_at: z.string().nullable(),
+});
+export const CostEvent = z.object({
+  ...base,
+  type: z.literal('cost'),
+  stage: z.string(),
+  /** Running total in USD (not a delta), up to 6 decimals. */
+  usd: z.number(),
+});
+export const UsageEvent = z.object({
+  ...base,
+  type: z.literal('usage'),
+  search_calls: z.number().int(),
+  pages_opened: z.number().int(),
+  llm_calls: z.number().int(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  spend_microusd: z.number().int(),
+});
+export const ErrorEvent = z.object({ ...base, type: z.literal('error'), message: z.string() });
+export const DoneEvent = z.object({ ...base, type: z.literal('done'), stopped: z.literal(true).optional() });
+
+export const RunEvent = z.discriminatedUnion('type', [
+  PlanEvent, StatusEvent, ProgressEvent, FunnelOpenEvent, FunnelFilterStartEvent, FunnelFilterDoneEvent,
+  FilterRelaxedEvent, FinalEvent, CostEvent, UsageEvent, ErrorEvent, DoneEvent,
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+export type RunEventType = RunEvent['type'];
+export type FinalEvent = z.infer<typeof FinalEvent>;
+export type CostEvent = z.infer<typeof CostEvent>;
+export type PlanEvent = z.infer<typeof PlanEvent>;
+export type ProgressEvent = z.infer<typeof ProgressEvent>;
+
+/** An event body before the log stamps it (the coordinator fills `at` and `runId`). */
+export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'at' | 'runId'> : never) : never;
+
+/** An event as stored in and read from the event log. */
+export interface SequencedEvent {
+  seq: number;
+  event: RunEvent;
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/** Spec §4.1 request body. Length is counted on the raw string; whitespace-only is a separate 400. */
+export const MAX_SITES = 20;
+export const CreateSearchRequest = z.object({
+  q: z.string().min(3).max(2000),
+  target: z.number().int().min(1).max(500).optional(),
+  /** Any value other than `fast` is read as `advanced`. */
+  speed: z.string().optional(),
+  relax: z.boolean().optional(),
+  sites: z
+    .string()
+    .optional()
+    .refine((s) => s === undefined || splitSites(s).length <= MAX_SITES, {
+      message: `At most ${MAX_SITES} sites`,
+    }),
+});
+export type CreateSearchRequest = z.infer<typeof CreateSearchRequest>;
+
+/** Comma-separated `sites` entries, trimmed, empty ones dropped. */
+export function splitSites(sites: string): string[] {
+  return sites.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+export const CreateSearchAccepted = z.object({ id: z.string(), status: z.literal('running') }).strict();
+export type CreateSearchAccepted = z.infer<typeof CreateSearchAccepted>;
+
+export const StopAccepted = z
+  .object({ id: z.string(), status: z.string(), stopRequested: z.literal(true) })
+  .strict();
+export type StopAccepted = z.infer<typeof StopAccepted>;
+
+export const EventsQuery = z.object({ since: z.coerce.number().int().min(0).optional() });
+
+/** Spec §2.4, the `detail` of a 402. */
+export const InsufficientBalanceDetail = z.object({
+  error: z.literal('insufficient_balance'),
+  message: z.string(),
+  availableMicrousd: z.number().int(),
+  availableUsd: z.string(),
+  heldMicrousd: z.number().int(),
+  neededMicrousd: z.number().int(),
+  neededUsd: z.string(),
+});
+export type InsufficientBalanceDetail = z.infer<typeof InsufficientBalanceDetail>;
+
+/** FastAPI-shaped validation error item. */
+export const ValidationIssue = z.object({
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: z.string(),
+  type: z.string(),
+});
+export type ValidationIssue = z.infer<typeof ValidationIssue>;
+export const ValidationErrorBody = z.object({ detail: z.array(ValidationIssue) });
+export const ErrorBody = z.object({ detail: z.string() });
+export const InsufficientBalanceBody = z.object({ detail: InsufficientBalanceDetail });
+
+// ---- keys (/api/keys, operator contract) ----
+export const CreateKeyRequest = z.object({ name: z.string().min(1).max(100) });
+export const CreatedKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  key: z.string().startsWith('lf_live_'),
+  prefix: z.string(),
+  createdAt: z.string(),
+});
+export type CreatedKey = z.infer<typeof CreatedKey>;
+export const KeySummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type KeySummary = z.infer<typeof KeySummary>;
+export const KeyList = z.object({ keys: z.array(KeySummary) });
+
+// ---- admin (operator contract) ----
+const UsdAmount = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/)]);
+export const AdminCreateAccountRequest = z.object({
+  balanceUsd: UsdAmount.default(0),
+  email: z.string().email().optional(),
+});
+export const AdminCreatedAccount = z.object({
+  id: z.string(),
+  apiKey: z.string().startsWith('lf_live_'),
+  sessionToken: z.string().startsWith('eyJ'),
+});
+export const AdminAccount = z.object({
+  id: z.string(),
+  status: z.enum(['active', 'closed']),
+  balanceMicrousd: z.number().int(),
+  heldMicrousd: z.number().int(),
+  availableMicrousd: z.number().int(),
+});
+export type AdminAccount = z.infer<typeof AdminAccount>;
+export const AdminTopupRequest = z.object({ usd: UsdAmount });
+export const AdminSession = z.object({ sessionToken: z.string().startsWith('eyJ') });
