@@ -21,3 +21,20 @@ export type { ErrorCode, LeadfinderErrorOptions } from './errors.js';
 export type { Logger } from './logger.js';
 export type { Clock, Ids, ServiceContext } from './context.js';
 export type * from './ports/index.js';
+
+// Adapters (factories return port interfaces).
+export { createEmbeddedStore } from './adapters/embedded/store.js';
+export { createMongoStore } from './adapters/mongo/store.js';
+export { createEmbeddedEventLog } from './adapters/embedded/event-log.js';
+export { createInProcessWorkQueue, createInProcessStopFlags } from './adapters/embedded/work-queue.js';
+export { connectNats } from './adapters/nats/connection.js';
+export { createNatsEventLog } from './adapters/nats/event-log.js';
+export { createNatsWorkQueue, createNatsStopFlags } from './adapters/nats/work-queue.js';
+export { createBilling } from './billing/billing.js';
+export type { EmbeddedStoreOptions } from './adapters/embedded/store.js';
+export type { MongoStoreOptions } from './adapters/mongo/store.js';
+export type { EmbeddedEventLogOptions } from './adapters/embedded/event-log.js';
+export type { NatsHandle } from './adapters/nats/connection.js';
+export type { NatsEventLogOptions } from './adapters/nats/event-log.js';
+export type { NatsWorkOptions } from './adapters/nats/work-queue.js';
+export type { Billing, BillingOptions, ReserveResult } from './billing/billing.js';
