@@ -1,11 +1,20 @@
+import { isTerminal } from '@leadfinder/wire';
 import type { Clock } from '../context.js';
+import { InternalError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { AccountDoc, RunDoc, Store } from '../ports/store.js';
+import type { AccountDoc, LedgerEntry, LedgerKind, RunDoc, Store } from '../ports/store.js';
+
+/** The write steps of reserve and settle, in order; a fault hook runs before each one. */
+export type BillingStep =
+  | 'reserve.account' | 'reserve.ledger'
+  | 'settle.account' | 'settle.ledger-charge' | 'settle.ledger-release' | 'settle.mark-settled';
 
 export interface BillingOptions {
   store: Store;
   clock: Clock;
   logger: Logger;
+  /** Tests only: called before every write step; throwing simulates a crash between two writes. */
+  faults?: { before(step: BillingStep): void | Promise<void> };
 }
 
 export type ReserveResult =
@@ -13,7 +22,12 @@ export type ReserveResult =
   | { ok: false; reason: 'insufficient'; availableMicrousd: number; heldMicrousd: number; neededMicrousd: number }
   | { ok: false; reason: 'closed' | 'missing' };
 
-/** Money operations composed from the store's atomic primitives (STUB: being implemented). */
+/**
+ * Money operations composed from the store's atomic primitives. The account document is the truth;
+ * ledger entries follow it and are keyed so a replay writes nothing twice. Ledger kinds: `hold` (the
+ * reservation), `charge` (what the run cost), `release` (the whole hold leaving `held`), `topup`; so
+ * at rest balance = Σtopup − Σcharge and held = Σhold − Σrelease (checked by `checkLedgerInvariants`).
+ */
 export interface Billing {
   /** Hold the reservation for a run before any work (one conditional update + a ledger entry). */
   reserve(accountId: string, runId: string, micros: number): Promise<ReserveResult>;
@@ -24,6 +38,80 @@ export interface Billing {
   /** Top up; idempotent per entryKey. */
   topup(accountId: string, micros: number, entryKey: string): Promise<AccountDoc | null>;
 }
-export function createBilling(_options: BillingOptions): Billing {
-  throw new Error('not implemented yet');
+
+export function createBilling(options: BillingOptions): Billing {
+  const { store, clock, logger } = options;
+  const step = async (name: BillingStep) => options.faults?.before(name);
+  const at = () => new Date(clock.now()).toISOString();
+  const entry = (kind: LedgerKind, accountId: string, runId: string, micros: number): LedgerEntry =>
+    ({ key: `${kind}:${runId}`, accountId, kind, runId, micros, at: at() });
+
+  /** Returns false when the run was already settled (nothing to do). */
+  async function settleRun(run: RunDoc): Promise<boolean> {
+    if (!isTerminal(run.status) || run.chargeMicrousd === null) {
+      throw new InternalError(`run ${run.id} cannot be settled: it is ${run.status} with no charge`);
+    }
+    if (run.chargeMicrousd > run.holdMicrousd) {
+      throw new InternalError(`run ${run.id} charge ${run.chargeMicrousd} exceeds its hold ${run.holdMicrousd}`);
+    }
+    if (run.settled) return false;
+    if (run.holdMicrousd > 0) {
+      await step('settle.account');
+      const out = await store.accounts.settle(run.accountId, run.id, run.chargeMicrousd);
+      // On a replay the account's hold is gone; the run's own record of it is the same amount.
+      const hold = out.applied ? out.holdMicrousd : run.holdMicrousd;
+      await step('settle.ledger-charge');
+      await store.ledger.append(entry('charge', run.accountId, run.id, run.chargeMicrousd));
+      await step('settle.ledger-release');
+      await store.ledger.append(entry('release', run.accountId, run.id, hold));
+    }
+    await step('settle.mark-settled');
+    await store.runs.markSettled(run.id);
+    return true;
+  }
+
+  return {
+    async reserve(accountId, runId, micros) {
+      await step('reserve.account');
+      const out = await store.accounts.reserve(accountId, runId, micros);
+      if (!out.ok) {
+        return out.reason === 'insufficient' ? { ...out, neededMicrousd: micros } : out;
+      }
+      await step('reserve.ledger');
+      await store.ledger.append(entry('hold', accountId, runId, out.account.holds[runId] ?? micros));
+      return { ok: true };
+    },
+
+    async settle(run) {
+      await settleRun(run);
+    },
+
+    async reconcile() {
+      let repaired = 0;
+      for (const run of await store.runs.findUnsettled()) {
+        try {
+          if (await settleRun(run)) repaired++;
+        } catch (error) {
+          logger.error('reconcile: settlement failed', { runId: run.id, error: String(error) });
+        }
+      }
+      for (const account of await store.accounts.listWithHolds()) {
+        for (const [runId, micros] of Object.entries(account.holds)) {
+          if (await store.ledger.append(entry('hold', account.id, runId, micros))) {
+            logger.warn('reconcile: wrote missing hold entry', { accountId: account.id, runId });
+            repaired++;
+          }
+        }
+      }
+      return repaired;
+    },
+
+    async topup(accountId, micros, entryKey) {
+      const account = await store.accounts.topup(accountId, micros, entryKey, at());
+      if (account) {
+        await store.ledger.append({ key: `topup:${entryKey}`, accountId, kind: 'topup', runId: null, micros, at: at() });
+      }
+      return account;
+    },
+  };
 }

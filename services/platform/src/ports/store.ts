@@ -130,6 +130,8 @@ export interface AccountStore {
   close(id: string): Promise<boolean>;
   /** Removes the account; its keys stop resolving. */
   delete(id: string): Promise<boolean>;
+  /** Accounts with at least one open hold (the reconciler checks each hold has its ledger entry). */
+  listWithHolds(): Promise<AccountDoc[]>;
 }
 
 export type LedgerKind = 'topup' | 'hold' | 'charge' | 'release';

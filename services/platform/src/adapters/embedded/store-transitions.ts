@@ -1,0 +1,129 @@
+import { isTerminal } from '@leadfinder/wire';
+import { InvalidArgumentError } from '../../errors.js';
+import type {
+  AccountDoc, ReserveOutcome, RunDoc, RunLease, SettleOutcome, TerminalPatch,
+} from '../../ports/store.js';
+
+/**
+ * The state transitions of accounts and runs as pure functions, shared by the embedded and the MongoDB
+ * adapter so both apply the same rules. Each returns the next document (a fresh copy) or null when the
+ * guard refuses; adapters make "read, decide, write" atomic their own way.
+ */
+
+/** An account as stored: the port's document plus the top-up keys already applied (idempotency). */
+export interface AccountRecord extends AccountDoc {
+  topupKeys: string[];
+}
+
+export function newAccountRecord(input: { id: string; email: string | null; createdAt: string }): AccountRecord {
+  return {
+    id: input.id, email: input.email, status: 'active', balanceMicrousd: 0, heldMicrousd: 0,
+    availableMicrousd: 0, holds: {}, createdAt: input.createdAt, topupKeys: [],
+  };
+}
+
+export function toAccountDoc(record: AccountRecord): AccountDoc {
+  const { topupKeys: _applied, ...doc } = record;
+  return { ...doc, holds: { ...doc.holds } };
+}
+
+function copyAccount(a: AccountRecord): AccountRecord {
+  return { ...a, holds: { ...a.holds }, topupKeys: [...a.topupKeys] };
+}
+
+function assertMicros(micros: number, what: string): void {
+  if (!Number.isSafeInteger(micros) || micros < 0) throw new InvalidArgumentError(`${what} must be a non-negative integer of micro-USD`, what);
+}
+
+/** Top-up; `next` is null when this entry key was applied before (a replay). */
+export function applyTopup(a: AccountRecord, micros: number, entryKey: string): AccountRecord | null {
+  assertMicros(micros, 'micros');
+  if (a.topupKeys.includes(entryKey)) return null;
+  const next = copyAccount(a);
+  next.balanceMicrousd += micros;
+  next.availableMicrousd += micros;
+  next.topupKeys.push(entryKey);
+  return next;
+}
+
+/** Reserve: active, `available >= micros`; a second reserve for the same run is a no-op success. */
+export function applyReserve(a: AccountRecord | null, runId: string, micros: number): { next: AccountRecord | null; outcome: ReserveOutcome } {
+  assertMicros(micros, 'micros');
+  if (!a) return { next: null, outcome: { ok: false, reason: 'missing' } };
+  if (a.status !== 'active') return { next: null, outcome: { ok: false, reason: 'closed' } };
+  if (runId in a.holds) return { next: null, outcome: { ok: true, account: toAccountDoc(a) } };
+  if (a.availableMicrousd < micros) {
+    return { next: null, outcome: { ok: false, reason: 'insufficient', availableMicrousd: a.availableMicrousd, heldMicrousd: a.heldMicrousd } };
+  }
+  const next = copyAccount(a);
+  next.holds[runId] = micros;
+  next.heldMicrousd += micros;
+  next.availableMicrousd -= micros;
+  return { next, outcome: { ok: true, account: toAccountDoc(next) } };
+}
+
+/** Settle: only while the run's hold is open; charge ≤ hold; the rest goes back to available. */
+export function applySettle(a: AccountRecord | null, runId: string, chargeMicrousd: number): { next: AccountRecord | null; outcome: SettleOutcome } {
+  assertMicros(chargeMicrousd, 'chargeMicrousd');
+  const hold = a?.holds[runId];
+  if (!a || hold === undefined) return { next: null, outcome: { applied: false, holdMicrousd: 0 } };
+  if (chargeMicrousd > hold) throw new InvalidArgumentError(`charge ${chargeMicrousd} exceeds hold ${hold} of run ${runId}`, 'chargeMicrousd');
+  const next = copyAccount(a);
+  delete next.holds[runId];
+  next.balanceMicrousd -= chargeMicrousd;
+  next.heldMicrousd -= hold;
+  next.availableMicrousd = next.balanceMicrousd - next.heldMicrousd;
+  return { next, outcome: { applied: true, holdMicrousd: hold } };
+}
+
+export function applyClose(a: AccountRecord): AccountRecord | null {
+  return a.status === 'closed' ? null : { ...copyAccount(a), status: 'closed' };
+}
+
+// --- runs -------------------------------------------------------------------------------------------
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const holds = (run: RunDoc, lease: RunLease) =>
+  run.lease !== null && run.lease.owner === lease.owner && run.lease.epoch === lease.epoch;
+
+export function applyClaim(run: RunDoc, owner: string, ttlMs: number, now: number): { next: RunDoc; lease: RunLease } | null {
+  if (run.status !== 'running') return null;
+  if (run.lease && run.lease.expiresAt > now) return null;
+  const lease: RunLease = { owner, expiresAt: now + ttlMs, epoch: (run.lease?.epoch ?? 0) + 1 };
+  return { next: { ...run, lease, updatedAt: iso(now) }, lease };
+}
+
+export function applyRenew(run: RunDoc, lease: RunLease, ttlMs: number, now: number): { next: RunDoc; lease: RunLease } | null {
+  if (run.status !== 'running' || !holds(run, lease)) return null;
+  const renewed: RunLease = { ...lease, expiresAt: now + ttlMs };
+  return { next: { ...run, lease: renewed, updatedAt: iso(now) }, lease: renewed };
+}
+
+export function applyProgress(
+  run: RunDoc, lease: RunLease, patch: { where?: string; spendMicrousd?: number; started?: boolean }, now: number,
+): RunDoc | null {
+  if (run.status !== 'running' || !holds(run, lease)) return null;
+  const next = { ...run, updatedAt: iso(now) };
+  if (patch.where !== undefined) next.where = patch.where;
+  if (patch.spendMicrousd !== undefined) next.spendMicrousd = patch.spendMicrousd;
+  if (patch.started !== undefined) next.started = patch.started;
+  return next;
+}
+
+export function applyFinish(run: RunDoc, lease: RunLease | null, patch: TerminalPatch): RunDoc | null {
+  if (run.status !== 'running') return null;
+  if (lease && !holds(run, lease)) return null;
+  return { ...run, ...patch, updatedAt: patch.finishedAt };
+}
+
+export function applyMarkSettled(run: RunDoc): RunDoc | null {
+  return run.settled ? null : { ...run, settled: true };
+}
+
+/** Scan predicates, evaluated on the current document. */
+export const runIs = {
+  lapsed: (run: RunDoc, now: number) => run.status === 'running' && run.lease !== null && run.lease.expiresAt <= now,
+  overdue: (run: RunDoc, nowIso: string) => run.status === 'running' && run.deadlineAt <= nowIso,
+  unclaimed: (run: RunDoc) => run.status === 'running' && run.lease === null,
+  unsettled: (run: RunDoc) => isTerminal(run.status) && !run.settled,
+};

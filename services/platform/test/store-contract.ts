@@ -1,0 +1,328 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  assertLedgerInvariants, checkLedgerInvariants, createBilling, silentLogger,
+  type BillingStep, type KeyDoc, type RunDoc, type Store, type TerminalPatch,
+} from '@leadfinder/platform';
+
+/**
+ * The behaviour every Store adapter must have, run unchanged against each one; plus the billing
+ * service on top of it. `makeStore` returns a fresh, empty store; the suite closes it after each test.
+ */
+const USD = 1_000_000;
+const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+let counter = 0;
+const runId = () => (Date.now().toString(16) + (++counter).toString(16).padStart(8, '0')).padStart(32, '0').slice(-32);
+
+export function makeRun(overrides: Partial<RunDoc> = {}): RunDoc {
+  return {
+    id: runId(), accountId: 'acc_a', query: 'fintech startups in Berlin', target: 10, speed: 'advanced', relax: true,
+    sites: '', status: 'running', where: 'queued', spendMicrousd: 0, holdMicrousd: 5 * USD, chargeMicrousd: null,
+    settled: false, usdDisplay: '$0.00', stopReason: null, deadlineAt: iso(T0 + 9_000_000), createdAt: iso(T0),
+    updatedAt: iso(T0), finishedAt: null, result: null, lease: null, started: false, trace: {}, ...overrides,
+  };
+}
+
+const terminal = (overrides: Partial<TerminalPatch> = {}): TerminalPatch => ({
+  status: 'done', where: 'done', spendMicrousd: 1_234_567, chargeMicrousd: 1_234_567, usdDisplay: '$1.2346',
+  stopReason: null, result: null, finishedAt: iso(T0 + 60_000), ...overrides,
+});
+
+function useStore(makeStore: () => Promise<Store>): () => Store {
+  let store: Store | undefined;
+  beforeEach(async () => {
+    store = await makeStore();
+  });
+  afterEach(async () => {
+    await store?.close();
+    store = undefined;
+  });
+  return () => store!;
+}
+
+async function fundedAccount(store: Store, id: string, usd: number): Promise<void> {
+  await store.accounts.create({ id, email: null, createdAt: iso(T0) });
+  const billing = createBilling({ store, clock: { now: () => T0 }, logger: silentLogger });
+  await billing.topup(id, usd * USD, `initial-${id}`);
+}
+
+export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`${name} store contract`, () => {
+    const store = useStore(makeStore);
+
+    describe('runs', () => {
+      it('reads back an inserted run, answers null for an unknown id and refuses a duplicate id', async () => {
+        const run = makeRun();
+        await store().runs.insert(run);
+        expect(await store().runs.get(run.id)).toEqual(run);
+        expect(await store().runs.get('f'.repeat(32))).toBeNull();
+        await expect(store().runs.insert(run)).rejects.toMatchObject({ code: 'LF_ERR_CONFLICT' });
+      });
+
+      it('lists an account\'s runs newest first, limited, and never another account\'s', async () => {
+        const older = makeRun({ createdAt: iso(T0) });
+        const tieFirst = makeRun({ createdAt: iso(T0 + 1000) });
+        const tieSecond = makeRun({ createdAt: iso(T0 + 1000) });
+        const newest = makeRun({ createdAt: iso(T0 + 2000) });
+        const foreign = makeRun({ accountId: 'acc_b', createdAt: iso(T0 + 5000) });
+        for (const r of [older, tieFirst, tieSecond, newest, foreign]) await store().runs.insert(r);
+        const ids = async (limit: number) => (await store().runs.listRecent('acc_a', limit)).map((r) => r.id);
+        expect(await ids(50)).toEqual([newest.id, tieSecond.id, tieFirst.id, older.id]);
+        expect(await ids(2)).toEqual([newest.id, tieSecond.id]);
+        expect((await store().runs.listRecent('acc_c', 50))).toEqual([]);
+      });
+
+      it('lets only one owner hold a live lease, and another take it once it lapses', async () => {
+        const run = makeRun();
+        await store().runs.insert(run);
+        const first = await store().runs.claim(run.id, 'coord-1', 10_000, T0);
+        expect(first?.lease).toEqual({ owner: 'coord-1', expiresAt: T0 + 10_000, epoch: 1 });
+        expect(first?.before.started).toBe(false);
+        expect(await store().runs.claim(run.id, 'coord-2', 10_000, T0 + 9_999)).toBeNull();
+        expect(await store().runs.progress(run.id, first!.lease, { where: 'planning', started: true, spendMicrousd: 5000 }, T0 + 1)).toBe(true);
+
+        const second = await store().runs.claim(run.id, 'coord-2', 10_000, T0 + 10_000);
+        expect(second?.lease).toMatchObject({ owner: 'coord-2', epoch: 2 });
+        expect(second?.before).toMatchObject({ started: true, where: 'planning', spendMicrousd: 5000 });
+        // The stale owner is fenced out of every write.
+        expect(await store().runs.renew(run.id, first!.lease, 10_000, T0 + 10_001)).toBeNull();
+        expect(await store().runs.progress(run.id, first!.lease, { where: 'stale' }, T0 + 10_001)).toBe(false);
+        expect(await store().runs.finish(run.id, first!.lease, terminal())).toBe(false);
+        expect((await store().runs.get(run.id))?.where).toBe('planning');
+
+        const renewed = await store().runs.renew(run.id, second!.lease, 10_000, T0 + 15_000);
+        expect(renewed).toEqual({ owner: 'coord-2', expiresAt: T0 + 25_000, epoch: 2 });
+        expect(await store().runs.claim(run.id, 'coord-3', 10_000, T0 + 20_000)).toBeNull();
+        expect(await store().runs.finish(run.id, renewed, terminal())).toBe(true);
+      });
+
+      it('makes a run terminal only once, and only from running', async () => {
+        const run = makeRun();
+        await store().runs.insert(run);
+        expect(await store().runs.finish(run.id, null, terminal({ status: 'stopped' }))).toBe(true);
+        expect(await store().runs.finish(run.id, null, terminal({ status: 'error' }))).toBe(false);
+        const after = await store().runs.get(run.id);
+        expect(after).toMatchObject({ status: 'stopped', chargeMicrousd: 1_234_567, settled: false, finishedAt: iso(T0 + 60_000) });
+        expect(await store().runs.claim(run.id, 'coord-1', 10_000, T0)).toBeNull();
+        expect(await store().runs.finish('0'.repeat(32), null, terminal())).toBe(false);
+      });
+
+      it('finds lapsed, overdue, unclaimed and unsettled runs, and forgets settled ones', async () => {
+        const unclaimed = makeRun();
+        const leased = makeRun();
+        const lapsed = makeRun();
+        const overdue = makeRun({ deadlineAt: iso(T0 + 1000) });
+        const finished = makeRun();
+        for (const r of [unclaimed, leased, lapsed, overdue, finished]) await store().runs.insert(r);
+        await store().runs.claim(leased.id, 'c', 60_000, T0);
+        await store().runs.claim(lapsed.id, 'c', 1_000, T0);
+        await store().runs.claim(overdue.id, 'c', 60_000, T0);
+        await store().runs.finish(finished.id, null, terminal());
+        const ids = (runs: RunDoc[]) => runs.map((r) => r.id).sort();
+
+        expect(ids(await store().runs.findLapsed(T0 + 5_000))).toEqual([lapsed.id]);
+        expect(ids(await store().runs.findOverdue(iso(T0 + 2_000)))).toEqual([overdue.id]);
+        expect(ids(await store().runs.findUnclaimed())).toEqual([unclaimed.id]);
+        expect(ids(await store().runs.findUnsettled())).toEqual([finished.id]);
+        await store().runs.markSettled(finished.id);
+        expect(await store().runs.findUnsettled()).toEqual([]);
+        expect((await store().runs.get(finished.id))?.settled).toBe(true);
+      });
+    });
+
+    describe('accounts', () => {
+      it('creates an empty active account and refuses a duplicate id', async () => {
+        const created = await store().accounts.create({ id: 'acc_a', email: 'a@b.c', createdAt: iso(T0) });
+        expect(created).toEqual({
+          id: 'acc_a', email: 'a@b.c', status: 'active', balanceMicrousd: 0, heldMicrousd: 0, availableMicrousd: 0, holds: {}, createdAt: iso(T0),
+        });
+        expect(await store().accounts.get('acc_a')).toEqual(created);
+        expect(await store().accounts.get('acc_none')).toBeNull();
+        await expect(store().accounts.create({ id: 'acc_a', email: null, createdAt: iso(T0) })).rejects.toMatchObject({ code: 'LF_ERR_CONFLICT' });
+      });
+
+      it('applies a top-up once per entry key', async () => {
+        await store().accounts.create({ id: 'acc_a', email: null, createdAt: iso(T0) });
+        await store().accounts.topup('acc_a', 10 * USD, 'k1', iso(T0));
+        const replay = await store().accounts.topup('acc_a', 10 * USD, 'k1', iso(T0));
+        expect(replay).toMatchObject({ balanceMicrousd: 10 * USD, availableMicrousd: 10 * USD });
+        expect(await store().accounts.topup('acc_a', 2 * USD, 'k2', iso(T0))).toMatchObject({ balanceMicrousd: 12 * USD });
+        expect(await store().accounts.topup('acc_none', USD, 'k3', iso(T0))).toBeNull();
+      });
+
+      it('reserves exactly up to the available balance and reports what is available and held', async () => {
+        await store().accounts.create({ id: 'acc_a', email: null, createdAt: iso(T0) });
+        await store().accounts.topup('acc_a', 10 * USD, 'k1', iso(T0));
+        expect(await store().accounts.reserve('acc_a', 'run1', 5 * USD)).toMatchObject({ ok: true });
+        expect(await store().accounts.reserve('acc_a', 'run2', 5 * USD)).toMatchObject({ ok: true, account: { availableMicrousd: 0 } });
+        expect(await store().accounts.reserve('acc_a', 'run3', 1)).toEqual({
+          ok: false, reason: 'insufficient', availableMicrousd: 0, heldMicrousd: 10 * USD,
+        });
+        // A second reserve for the same run holds nothing more.
+        expect(await store().accounts.reserve('acc_a', 'run1', 5 * USD)).toMatchObject({ ok: true, account: { heldMicrousd: 10 * USD } });
+        expect(await store().accounts.reserve('acc_none', 'run4', 1)).toEqual({ ok: false, reason: 'missing' });
+        expect(await store().accounts.close('acc_a')).toBe(true);
+        await store().accounts.topup('acc_a', 10 * USD, 'k2', iso(T0));
+        expect(await store().accounts.reserve('acc_a', 'run5', 1)).toEqual({ ok: false, reason: 'closed' });
+        expect((await store().accounts.get('acc_a'))?.status).toBe('closed');
+      });
+
+      it('settles a hold once: charges the charge, releases the rest, and a replay changes nothing', async () => {
+        await store().accounts.create({ id: 'acc_a', email: null, createdAt: iso(T0) });
+        await store().accounts.topup('acc_a', 10 * USD, 'k1', iso(T0));
+        await store().accounts.reserve('acc_a', 'run1', 5 * USD);
+        await expect(store().accounts.settle('acc_a', 'run1', 5 * USD + 1)).rejects.toMatchObject({ code: 'LF_ERR_INVALID_ARGUMENT' });
+        expect(await store().accounts.settle('acc_a', 'run1', 1_250_000)).toEqual({ applied: true, holdMicrousd: 5 * USD });
+        const settled = await store().accounts.get('acc_a');
+        expect(settled).toMatchObject({ balanceMicrousd: 8_750_000, heldMicrousd: 0, availableMicrousd: 8_750_000, holds: {} });
+        expect(await store().accounts.settle('acc_a', 'run1', 1_250_000)).toEqual({ applied: false, holdMicrousd: 0 });
+        expect(await store().accounts.get('acc_a')).toEqual(settled);
+      });
+
+      it('deletes an account and its keys stop resolving', async () => {
+        await store().accounts.create({ id: 'acc_a', email: null, createdAt: iso(T0) });
+        await store().keys.insert(makeKey({ accountId: 'acc_a', prefix: 'lf_live_Del1' }));
+        expect(await store().accounts.delete('acc_a')).toBe(true);
+        expect(await store().accounts.get('acc_a')).toBeNull();
+        expect(await store().keys.findByPrefix('lf_live_Del1')).toEqual([]);
+        expect(await store().accounts.delete('acc_a')).toBe(false);
+        expect(await store().accounts.close('acc_a')).toBe(false);
+      });
+
+      it('lists the accounts that have open holds', async () => {
+        await fundedAccount(store(), 'acc_a', 10);
+        await fundedAccount(store(), 'acc_b', 10);
+        await store().accounts.reserve('acc_b', 'run1', USD);
+        expect((await store().accounts.listWithHolds()).map((a) => a.id)).toEqual(['acc_b']);
+      });
+    });
+
+    describe('ledger and keys', () => {
+      it('appends a ledger entry once per key and lists an account\'s entries', async () => {
+        const entry = { key: 'hold:run1', accountId: 'acc_a', kind: 'hold' as const, runId: 'run1', micros: 5 * USD, at: iso(T0) };
+        expect(await store().ledger.append(entry)).toBe(true);
+        expect(await store().ledger.append({ ...entry, micros: 1 })).toBe(false);
+        await store().ledger.append({ ...entry, key: 'hold:run2', accountId: 'acc_b', runId: 'run2' });
+        expect(await store().ledger.list('acc_a')).toEqual([entry]);
+      });
+
+      it('finds live keys by prefix, lists them, revokes only the owner\'s key once, and records use', async () => {
+        const key = makeKey({ accountId: 'acc_a', prefix: 'lf_live_AbCd' });
+        const other = makeKey({ accountId: 'acc_b', prefix: 'lf_live_XyZw' });
+        await store().keys.insert(key);
+        await store().keys.insert(other);
+        await expect(store().keys.insert(key)).rejects.toMatchObject({ code: 'LF_ERR_CONFLICT' });
+        expect(await store().keys.findByPrefix('lf_live_AbCd')).toEqual([key]);
+        await store().keys.touch(key.id, iso(T0 + 5));
+        expect(await store().keys.listForAccount('acc_a')).toEqual([{ ...key, lastUsedAt: iso(T0 + 5) }]);
+        expect(await store().keys.revoke('acc_b', key.id, iso(T0 + 6))).toBe(false);
+        expect(await store().keys.revoke('acc_a', key.id, iso(T0 + 6))).toBe(true);
+        expect(await store().keys.revoke('acc_a', key.id, iso(T0 + 7))).toBe(false);
+        expect(await store().keys.findByPrefix('lf_live_AbCd')).toEqual([]);
+        expect(await store().keys.listForAccount('acc_a')).toEqual([]);
+        expect(await store().keys.listForAccount('acc_b')).toEqual([other]);
+      });
+    });
+
+    it('answers ping while open', async () => {
+      await expect(store().ping()).resolves.toBeUndefined();
+    });
+  });
+}
+
+let keyCounter = 0;
+function makeKey(overrides: Partial<KeyDoc>): KeyDoc {
+  return {
+    id: `key_${++keyCounter}_${Date.now().toString(36)}`, accountId: 'acc_a', name: 'laptop', prefix: 'lf_live_AbCd',
+    hash: 'ab'.repeat(32), createdAt: iso(T0), lastUsedAt: null, revokedAt: null, ...overrides,
+  };
+}
+
+export function describeBillingContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`${name} billing`, () => {
+    const store = useStore(makeStore);
+    const clock = { now: () => T0 };
+
+    it('accepts exactly as many concurrent 5.00 reservations as the balance covers', async () => {
+      await fundedAccount(store(), 'acc_a', 123.45);
+      const billing = createBilling({ store: store(), clock, logger: silentLogger });
+      const results = await Promise.all(Array.from({ length: 200 }, (_, i) => billing.reserve('acc_a', `run${i}`, 5 * USD)));
+      const accepted = results.filter((r) => r.ok).length;
+      expect(accepted).toBe(24);
+      expect(results.find((r) => !r.ok)).toMatchObject({ reason: 'insufficient', neededMicrousd: 5 * USD });
+      expect(await store().accounts.get('acc_a')).toMatchObject({
+        heldMicrousd: 24 * 5 * USD, availableMicrousd: 3_450_000, balanceMicrousd: 123_450_000,
+      });
+      await assertLedgerInvariants(store(), 'acc_a');
+    });
+
+    it('tells an insufficient reservation what was available, held and needed', async () => {
+      await fundedAccount(store(), 'acc_a', 7);
+      const billing = createBilling({ store: store(), clock, logger: silentLogger });
+      expect(await billing.reserve('acc_a', 'run1', 5 * USD)).toEqual({ ok: true });
+      expect(await billing.reserve('acc_a', 'run2', 5 * USD)).toEqual({
+        ok: false, reason: 'insufficient', availableMicrousd: 2 * USD, heldMicrousd: 5 * USD, neededMicrousd: 5 * USD,
+      });
+      expect(await billing.reserve('acc_gone', 'run3', 5 * USD)).toEqual({ ok: false, reason: 'missing' });
+    });
+
+    const reserveSteps: BillingStep[] = ['reserve.account', 'reserve.ledger'];
+    const settleSteps: BillingStep[] = ['settle.account', 'settle.ledger-charge', 'settle.ledger-release', 'settle.mark-settled'];
+
+    /** A billing that "crashes" (throws) at `crashAt`, as a process dying between two writes. */
+    const crashingBilling = (crashAt: BillingStep) => createBilling({
+      store: store(), clock, logger: silentLogger,
+      faults: { before: (s) => { if (s === crashAt) throw new Error(`crash before ${s}`); } },
+    });
+
+    async function finishedRun(): Promise<RunDoc> {
+      const run = makeRun();
+      const billing = createBilling({ store: store(), clock, logger: silentLogger });
+      expect(await billing.reserve('acc_a', run.id, run.holdMicrousd)).toEqual({ ok: true });
+      await store().runs.insert(run);
+      await store().runs.finish(run.id, null, terminal({ chargeMicrousd: 1_234_567 }));
+      return (await store().runs.get(run.id))!;
+    }
+
+    it.each(reserveSteps)('keeps the ledger invariants when a reservation crashes before %s and reconcile runs', async (step) => {
+      await fundedAccount(store(), 'acc_a', 20);
+      await expect(crashingBilling(step).reserve('acc_a', 'run_x', 5 * USD)).rejects.toThrow('crash');
+      const billing = createBilling({ store: store(), clock, logger: silentLogger });
+      expect(await billing.reconcile()).toBe(step === 'reserve.ledger' ? 1 : 0);
+      expect(await checkLedgerInvariants(store(), 'acc_a')).toEqual([]);
+      expect((await store().accounts.get('acc_a'))?.heldMicrousd).toBe(step === 'reserve.ledger' ? 5 * USD : 0);
+    });
+
+    it.each(settleSteps)('keeps the ledger invariants when a settlement crashes before %s and reconcile runs', async (step) => {
+      await fundedAccount(store(), 'acc_a', 20);
+      const run = await finishedRun();
+      await expect(crashingBilling(step).settle(run)).rejects.toThrow('crash');
+      const billing = createBilling({ store: store(), clock, logger: silentLogger });
+      expect(await billing.reconcile()).toBe(1);
+      expect(await billing.reconcile()).toBe(0);
+      expect(await checkLedgerInvariants(store(), 'acc_a')).toEqual([]);
+      expect(await store().accounts.get('acc_a')).toMatchObject({ balanceMicrousd: 20 * USD - 1_234_567, heldMicrousd: 0, holds: {} });
+      expect((await store().runs.get(run.id))?.settled).toBe(true);
+    });
+
+    it('treats a replayed settlement as a no-op', async () => {
+      await fundedAccount(store(), 'acc_a', 20);
+      const run = await finishedRun();
+      const billing = createBilling({ store: store(), clock, logger: silentLogger });
+      await billing.settle(run);
+      const account = await store().accounts.get('acc_a');
+      const entries = await store().ledger.list('acc_a');
+      await billing.settle(run);
+      await billing.settle((await store().runs.get(run.id))!);
+      expect(await store().accounts.get('acc_a')).toEqual(account);
+      expect(await store().ledger.list('acc_a')).toEqual(entries);
+      expect(account).toMatchObject({ balanceMicrousd: 20 * USD - 1_234_567, availableMicrousd: 20 * USD - 1_234_567 });
+      await assertLedgerInvariants(store(), 'acc_a');
+    });
+
+    it('refuses to settle a run that is still running', async () => {
+      const billing = createBilling({ store: store(), clock, logger: silentLogger });
+      await expect(billing.settle(makeRun())).rejects.toMatchObject({ code: 'LF_ERR_INTERNAL' });
+    });
+  });
+}

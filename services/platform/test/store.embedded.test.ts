@@ -1,0 +1,89 @@
+import { appendFile, chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createBilling, createEmbeddedStore, DataDirError, silentLogger } from '@leadfinder/platform';
+import { describeBillingContract, describeStoreContract, makeRun } from './store-contract.js';
+
+const dirs: string[] = [];
+async function freshDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'lf-store-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+const makeStore = async () => createEmbeddedStore({ dataDir: await freshDir(), logger: silentLogger });
+describeStoreContract('embedded', makeStore);
+describeBillingContract('embedded', makeStore);
+
+describe('embedded store on disk', () => {
+  it('keeps runs, accounts, ledger entries and keys across a restart', async () => {
+    const dataDir = await freshDir();
+    const first = await createEmbeddedStore({ dataDir, logger: silentLogger });
+    const billing = createBilling({ store: first, clock: { now: () => 0 }, logger: silentLogger });
+    await first.accounts.create({ id: 'acc_a', email: null, createdAt: '2030-01-01T00:00:00.000Z' });
+    await billing.topup('acc_a', 20_000_000, 'k1');
+    const run = makeRun();
+    await billing.reserve('acc_a', run.id, 5_000_000);
+    await first.runs.insert(run);
+    await first.runs.claim(run.id, 'coord-1', 10_000, 0);
+    await first.close();
+
+    const second = await createEmbeddedStore({ dataDir, logger: silentLogger });
+    expect(await second.accounts.get('acc_a')).toMatchObject({ balanceMicrousd: 20_000_000, heldMicrousd: 5_000_000 });
+    expect((await second.runs.get(run.id))?.lease).toMatchObject({ owner: 'coord-1', epoch: 1 });
+    expect((await second.ledger.list('acc_a')).map((e) => e.key)).toEqual(['topup:k1', `hold:${run.id}`]);
+    // Idempotency survives the restart too.
+    expect(await second.accounts.topup('acc_a', 20_000_000, 'k1', 'x')).toMatchObject({ balanceMicrousd: 20_000_000 });
+    await second.close();
+  });
+
+  it('ignores a last line torn by a crash and keeps appending cleanly after it', async () => {
+    const dataDir = await freshDir();
+    const first = await createEmbeddedStore({ dataDir, logger: silentLogger });
+    await first.accounts.create({ id: 'acc_a', email: null, createdAt: 'x' });
+    await first.close();
+    await appendFile(join(dataDir, 'store.jsonl'), '{"c":"accounts","id":"acc_b","doc":{"id":');
+
+    const second = await createEmbeddedStore({ dataDir, logger: silentLogger });
+    expect(await second.accounts.get('acc_b')).toBeNull();
+    await second.accounts.create({ id: 'acc_c', email: null, createdAt: 'x' });
+    await second.close();
+    const third = await createEmbeddedStore({ dataDir, logger: silentLogger });
+    expect((await third.accounts.get('acc_a'))?.id).toBe('acc_a');
+    expect((await third.accounts.get('acc_c'))?.id).toBe('acc_c');
+    await third.close();
+  });
+
+  it('compacts a long journal on start-up without losing state', async () => {
+    const dataDir = await freshDir();
+    const first = await createEmbeddedStore({ dataDir, logger: silentLogger });
+    await first.accounts.create({ id: 'acc_a', email: null, createdAt: 'x' });
+    for (let i = 0; i < 30; i++) await first.accounts.topup('acc_a', 1, `k${i}`, 'x');
+    await first.close();
+    const second = await createEmbeddedStore({ dataDir, logger: silentLogger, compactAfterLines: 10 });
+    expect((await second.accounts.get('acc_a'))?.balanceMicrousd).toBe(30);
+    await second.close();
+    expect((await readFile(join(dataDir, 'store.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a data dir it cannot write with an error naming the path', async () => {
+    const parent = await freshDir();
+    const notADir = join(parent, 'file');
+    await writeFile(notADir, 'x');
+    const error = await createEmbeddedStore({ dataDir: join(notADir, 'data'), logger: silentLogger }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataDirError);
+    expect((error as Error).message).toContain(join(notADir, 'data'));
+
+    if (process.getuid?.() !== 0) {
+      const readOnly = join(parent, 'ro');
+      await createEmbeddedStore({ dataDir: readOnly, logger: silentLogger }).then((s) => s.close());
+      await chmod(readOnly, 0o500);
+      await expect(createEmbeddedStore({ dataDir: readOnly, logger: silentLogger })).rejects.toBeInstanceOf(DataDirError);
+      await chmod(readOnly, 0o700);
+    }
+  });
+});
