@@ -1,15 +1,226 @@
-import type { Clock } from '../../context.js';
+import type { RunEvent, SequencedEvent } from '@leadfinder/wire';
+import { systemClock, type Clock } from '../../context.js';
+import { UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { EventLog } from '../../ports/event-log.js';
+import { EVENT_RETENTION_MS, type EventLog } from '../../ports/event-log.js';
+import { EventLogFile, type StoredEventRecord } from './event-log-file.js';
 
 export interface EmbeddedEventLogOptions {
+  /** Directory holding `events.jsonl`; created if missing. */
   dataDir: string;
   logger: Logger;
+  /** @default systemClock */
   clock?: Clock;
   /** @default EVENT_RETENTION_MS (24 h) */
   retentionMs?: number;
+  /** How often expired events are dropped from memory and the file. @default min(retentionMs, 5 min) */
+  purgeIntervalMs?: number;
 }
-/** Embedded event log (STUB: being implemented). */
-export async function createEmbeddedEventLog(_options: EmbeddedEventLogOptions): Promise<EventLog> {
-  throw new Error('not implemented yet');
+
+/** Followers wake on each commit; they re-read from their cursor, so a missed wake-up cannot cause a gap. */
+const FOLLOW_BATCH = 256;
+
+/**
+ * Embedded event log: a JSON-lines file in the data dir, an in-memory index by run, and an in-process
+ * notifier for followers. Appends are group-committed in seq order: an event is visible to readers and
+ * followers only once it is on disk, so nothing a client saw is lost by a crash.
+ */
+export async function createEmbeddedEventLog(options: EmbeddedEventLogOptions): Promise<EventLog> {
+  const log = new EmbeddedEventLog(options);
+  await log.start();
+  return log;
+}
+
+interface PendingAppend {
+  record: StoredEventRecord;
+  resolve(seq: number): void;
+  reject(err: unknown): void;
+}
+
+class EmbeddedEventLog implements EventLog {
+  private readonly file: EventLogFile;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+  private readonly retentionMs: number;
+  private readonly purgeIntervalMs: number;
+  private readonly byRun = new Map<string, StoredEventRecord[]>();
+  /** Committed dedupe ids (kept as long as their event is retained). */
+  private readonly dedupe = new Map<string, number>();
+  /** Dedupe ids whose append is still being written. */
+  private readonly inflight = new Map<string, Promise<number>>();
+  private readonly wakers = new Map<string, Set<() => void>>();
+  private readonly closing = new AbortController();
+  private pending: PendingAppend[] = [];
+  private lastSeq = 0;
+  /** Serialises file writes and rewrites. */
+  private serial: Promise<void> = Promise.resolve();
+  private flushQueued = false;
+  private purgeTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: EmbeddedEventLogOptions) {
+    this.logger = options.logger.child({ component: 'event-log', adapter: 'embedded' });
+    this.file = new EventLogFile(options.dataDir, this.logger);
+    this.clock = options.clock ?? systemClock;
+    this.retentionMs = options.retentionMs ?? EVENT_RETENTION_MS;
+    this.purgeIntervalMs = options.purgeIntervalMs ?? Math.min(this.retentionMs, 5 * 60_000);
+  }
+
+  async start(): Promise<void> {
+    const { records, lastSeq } = await this.file.load();
+    this.lastSeq = lastSeq;
+    for (const record of records) this.index(record);
+    // Always compact on start: drops expired events and any torn tail before the next append lands after it.
+    await this.purge({ rewrite: true });
+    this.purgeTimer = setInterval(() => {
+      this.serial = this.serial.then(() => this.purge({ rewrite: false })).catch((err: unknown) => {
+        this.logger.error('event log: purge failed', { err: String(err) });
+      });
+    }, this.purgeIntervalMs);
+    this.purgeTimer.unref();
+    this.logger.info('event log loaded', { file: this.file.path, events: records.length, lastSeq });
+  }
+
+  append(runId: string, event: RunEvent, dedupeId: string): Promise<number> {
+    if (this.closing.signal.aborted) return Promise.reject(new UnavailableError('event-log', 'event log is closed'));
+    const known = this.dedupe.get(dedupeId);
+    if (known !== undefined) return Promise.resolve(known);
+    const writing = this.inflight.get(dedupeId);
+    if (writing) return writing;
+
+    const record: StoredEventRecord = { seq: ++this.lastSeq, runId, dedupeId, at: this.clock.now(), event };
+    const done = new Promise<number>((resolve, reject) => this.pending.push({ record, resolve, reject }));
+    this.inflight.set(dedupeId, done);
+    this.queueFlush();
+    return done;
+  }
+
+  async read(runId: string, afterSeq: number, limit?: number): Promise<SequencedEvent[]> {
+    return this.readNow(runId, afterSeq, limit ?? Number.POSITIVE_INFINITY);
+  }
+
+  async *follow(runId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<SequencedEvent> {
+    const stop = AbortSignal.any([signal, this.closing.signal]);
+    let cursor = afterSeq;
+    while (!stop.aborted) {
+      const batch = this.readNow(runId, cursor, FOLLOW_BATCH);
+      if (batch.length === 0) {
+        // Registered synchronously after the read, so a commit in between cannot be missed.
+        await this.nextCommit(runId, stop);
+        continue;
+      }
+      for (const item of batch) {
+        if (stop.aborted) return;
+        yield item;
+        cursor = item.seq;
+      }
+    }
+  }
+
+  async ping(): Promise<void> {
+    if (this.closing.signal.aborted) throw new UnavailableError('event-log', 'event log is closed');
+  }
+
+  async close(): Promise<void> {
+    if (this.closing.signal.aborted) return;
+    this.closing.abort();
+    clearInterval(this.purgeTimer);
+    await this.serial;
+  }
+
+  private readNow(runId: string, afterSeq: number, limit: number): SequencedEvent[] {
+    const events = this.byRun.get(runId);
+    if (!events || limit <= 0) return [];
+    const cutoff = this.clock.now() - this.retentionMs;
+    const out: SequencedEvent[] = [];
+    for (let i = firstAfter(events, afterSeq); i < events.length && out.length < limit; i++) {
+      const record = events[i]!;
+      // Expired but not yet purged events are already invisible: retention is exact, not timer-bound.
+      if (record.at > cutoff) out.push({ seq: record.seq, event: record.event });
+    }
+    return out;
+  }
+
+  private nextCommit(runId: string, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.wakers.get(runId);
+      if (!set) this.wakers.set(runId, (set = new Set()));
+      const wake = () => {
+        set.delete(wake);
+        if (set.size === 0 && this.wakers.get(runId) === set) this.wakers.delete(runId);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      set.add(wake);
+      signal.addEventListener('abort', wake, { once: true });
+    });
+  }
+
+  private queueFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    this.serial = this.serial.then(() => this.flush());
+  }
+
+  /** Writes every queued append in one go, then makes them visible in seq order. */
+  private async flush(): Promise<void> {
+    this.flushQueued = false;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    try {
+      await this.file.append(batch.map((p) => p.record));
+    } catch (err) {
+      this.logger.error('event log: append failed', { err: String(err), events: batch.length });
+      for (const p of batch) {
+        this.inflight.delete(p.record.dedupeId);
+        p.reject(new UnavailableError('event-log', 'could not write the event log', { cause: err }));
+      }
+      return;
+    }
+    const touched = new Set<string>();
+    for (const p of batch) {
+      this.index(p.record);
+      this.inflight.delete(p.record.dedupeId);
+      touched.add(p.record.runId);
+      p.resolve(p.record.seq);
+    }
+    for (const runId of touched) for (const wake of [...(this.wakers.get(runId) ?? [])]) wake();
+  }
+
+  private index(record: StoredEventRecord): void {
+    let events = this.byRun.get(record.runId);
+    if (!events) this.byRun.set(record.runId, (events = []));
+    events.push(record);
+    this.dedupe.set(record.dedupeId, record.seq);
+  }
+
+  /** Drops expired events from memory and, when any were dropped (or asked to), rewrites the file. */
+  private async purge(options: { rewrite: boolean }): Promise<void> {
+    const cutoff = this.clock.now() - this.retentionMs;
+    let purged = 0;
+    for (const [runId, events] of this.byRun) {
+      const kept = events.filter((r) => r.at > cutoff);
+      if (kept.length === events.length) continue;
+      purged += events.length - kept.length;
+      for (const r of events) if (r.at <= cutoff) this.dedupe.delete(r.dedupeId);
+      if (kept.length === 0) this.byRun.delete(runId);
+      else this.byRun.set(runId, kept);
+    }
+    if (purged === 0 && !options.rewrite) return;
+    const all = [...this.byRun.values()].flat().sort((a, b) => a.seq - b.seq);
+    await this.file.rewrite(this.lastSeq, all);
+    if (purged > 0) this.logger.info('event log: purged expired events', { purged, kept: all.length });
+  }
+}
+
+/** Index of the first record with seq > afterSeq (records are sorted by seq). */
+function firstAfter(events: readonly StoredEventRecord[], afterSeq: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (events[mid]!.seq <= afterSeq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

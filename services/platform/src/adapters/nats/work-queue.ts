@@ -1,20 +1,174 @@
+import {
+  AckPolicy, DeliverPolicy, JetStreamApiError, RetentionPolicy, StorageType, type Consumer, type ConsumerConfig, type JsMsg,
+} from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { InvalidArgumentError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { StopFlags, WorkQueue } from '../../ports/work-queue.js';
+import type { WorkItem, WorkQueue, WorkSubscription } from '../../ports/work-queue.js';
+import { createWorkSubscription, once } from '../embedded/work-queue-subscription.js';
 import type { NatsHandle } from './connection.js';
+import { ensureStream, isSubjectToken, nanos } from './streams.js';
+
+export { createNatsStopFlags } from './stop-flags.js';
 
 export interface NatsWorkOptions {
   nats: NatsHandle;
   logger: Logger;
   /** @default 'RUN_WORK' */
   stream?: string;
+  /** Subject the work messages are published on. @default 'work.runs' */
+  subject?: string;
+  /** Durable pull consumer shared by every coordinator replica. @default 'coordinators' */
+  durable?: string;
   /** @default 'leadfinder_stops' */
   stopBucket?: string;
 }
-/** JetStream work queue (STUB: being implemented). */
-export async function createNatsWorkQueue(_options: NatsWorkOptions): Promise<WorkQueue> {
-  throw new Error('not implemented yet');
+
+/** A pull lasts this long; it bounds how long `stop()` waits for a pull in progress. */
+const PULL_EXPIRES_MS = 1_000;
+/** Pause after a failed pull (server restarting, consumer being recreated) before the next one. */
+const PULL_RETRY_MS = 1_000;
+
+interface WorkMessage {
+  runId: string;
 }
-/** JetStream KV stop flags (STUB: being implemented). */
-export async function createNatsStopFlags(_options: NatsWorkOptions): Promise<StopFlags> {
-  throw new Error('not implemented yet');
+
+/**
+ * JetStream work queue: a work-queue-retention stream and one durable pull consumer shared by all
+ * coordinators. The unacked message is the dispatch lease: `ack_wait` = `ackWaitMs`, `working()` is an
+ * in-progress ack, and an item whose holder died is redelivered with a higher delivery count.
+ */
+export async function createNatsWorkQueue(options: NatsWorkOptions): Promise<WorkQueue> {
+  const queue = new NatsWorkQueue(options);
+  await queue.start();
+  return queue;
+}
+
+class NatsWorkQueue implements WorkQueue {
+  private readonly nats: NatsHandle;
+  private readonly logger: Logger;
+  private readonly stream: string;
+  private readonly subject: string;
+  private readonly durable: string;
+  private readonly subscriptions = new Set<WorkSubscription>();
+
+  constructor(options: NatsWorkOptions) {
+    this.nats = options.nats;
+    this.logger = options.logger.child({ component: 'work-queue', adapter: 'nats' });
+    this.stream = options.stream ?? 'RUN_WORK';
+    this.subject = options.subject ?? 'work.runs';
+    this.durable = options.durable ?? 'coordinators';
+  }
+
+  async start(): Promise<void> {
+    await ensureStream(
+      this.nats.jsm,
+      { name: this.stream, subjects: [this.subject], retention: RetentionPolicy.Workqueue, storage: StorageType.File },
+      this.logger,
+    );
+  }
+
+  async enqueue(runId: string, headers: Record<string, string>): Promise<void> {
+    if (!isSubjectToken(runId)) throw new InvalidArgumentError(`invalid run id ${JSON.stringify(runId)}`, 'runId');
+    const h = natsHeaders();
+    for (const [key, value] of Object.entries(headers)) h.set(key, value);
+    const body: WorkMessage = { runId };
+    await this.nats.js.publish(this.subject, JSON.stringify(body), { headers: h }).catch((err: unknown) => {
+      throw new UnavailableError('nats', `enqueue failed: ${String(err)}`, { cause: err });
+    });
+  }
+
+  consume(options: { ackWaitMs: number; maxInFlight: number }): WorkSubscription {
+    let consumer: Promise<Consumer> | undefined;
+    const subscription = createWorkSubscription({
+      maxInFlight: options.maxInFlight,
+      pull: async (signal, release) => {
+        while (!signal.aborted) {
+          try {
+            consumer ??= this.ensureConsumer(options);
+            const msg = await (await consumer).next({ expires: PULL_EXPIRES_MS });
+            if (!msg) continue;
+            if (signal.aborted) {
+              // Stopped while this pull was out: hand the message straight back rather than let it sit out its ack wait.
+              msg.nak();
+              break;
+            }
+            return this.toItem(msg, release);
+          } catch (err) {
+            consumer = undefined;
+            if (signal.aborted) break;
+            this.logger.warn('work queue: pull failed; retrying', { err: String(err) });
+            await new Promise((r) => setTimeout(r, PULL_RETRY_MS));
+          }
+        }
+        return undefined;
+      },
+    });
+    this.subscriptions.add(subscription);
+    return {
+      [Symbol.asyncIterator]: () => subscription[Symbol.asyncIterator](),
+      stop: async () => {
+        this.subscriptions.delete(subscription);
+        await subscription.stop();
+      },
+    };
+  }
+
+  async ping(): Promise<void> {
+    await this.nats.jsm.streams.info(this.stream).catch((err: unknown) => {
+      throw new UnavailableError('nats', `work stream ${this.stream} unavailable: ${String(err)}`, { cause: err });
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.subscriptions.clear();
+  }
+
+  /** Creates the shared durable consumer, or updates its ack wait when this replica asks for another. */
+  private async ensureConsumer(options: { ackWaitMs: number; maxInFlight: number }): Promise<Consumer> {
+    const config: Partial<ConsumerConfig> = {
+      durable_name: this.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(options.ackWaitMs),
+      max_ack_pending: Math.max(1000, options.maxInFlight),
+      // Never give up on a run: a run that keeps failing is ended by the coordinator, not dropped here.
+      max_deliver: -1,
+      filter_subject: this.subject,
+    };
+    try {
+      await this.nats.jsm.consumers.add(this.stream, config);
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError)) throw err;
+      await this.nats.jsm.consumers.update(this.stream, this.durable, {
+        ack_wait: config.ack_wait!,
+        max_ack_pending: config.max_ack_pending!,
+        max_deliver: config.max_deliver!,
+      });
+    }
+    return this.nats.js.consumers.get(this.stream, this.durable);
+  }
+
+  private toItem(msg: JsMsg, release: () => void): WorkItem {
+    const body = msg.json<WorkMessage>();
+    const headers: Record<string, string> = {};
+    for (const key of msg.headers?.keys() ?? []) headers[key] = msg.headers!.get(key);
+    const settle = once(release);
+    return {
+      runId: body.runId,
+      headers,
+      deliveryCount: msg.info.deliveryCount,
+      working: async () => msg.working(),
+      ack: async () => {
+        settle();
+        // ackAck waits for the server to confirm, so a returned ack really removed the item.
+        await msg.ackAck();
+      },
+      nak: async (delayMs?: number) => {
+        settle();
+        msg.nak(delayMs);
+      },
+    };
+  }
 }

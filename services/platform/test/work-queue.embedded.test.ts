@@ -1,0 +1,15 @@
+import { createInProcessStopFlags, createInProcessWorkQueue, silentLogger } from '@leadfinder/platform';
+import { describeWorkQueueContract } from './work-queue-contract.js';
+
+describeWorkQueueContract('in-process', async () => {
+  const queue = createInProcessWorkQueue({ logger: silentLogger });
+  const stopFlags = createInProcessStopFlags();
+  return {
+    queue,
+    stopFlags,
+    async close() {
+      await queue.close();
+      await stopFlags.close();
+    },
+  };
+});

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe } from 'vitest';
+import { connectNats, createNatsStopFlags, createNatsWorkQueue, silentLogger, type NatsHandle } from '@leadfinder/platform';
+import { recordSkippedSuite, serverUrl, uniqueName } from '@leadfinder/testkit';
+import { describeWorkQueueContract } from './work-queue-contract.js';
+
+const url = await serverUrl('nats');
+if (!url) recordSkippedSuite('services/platform/test/work-queue.nats.int.test.ts', 'nats');
+
+let nats: NatsHandle;
+beforeAll(async () => {
+  if (url) nats = await connectNats({ url, name: 'work-queue-test', logger: silentLogger });
+});
+afterAll(async () => {
+  await nats?.close();
+});
+
+describe.skipIf(!url)('NATS JetStream server', () => {
+  describeWorkQueueContract('JetStream', async () => {
+    const stream = uniqueName('WORK');
+    const stopBucket = uniqueName('stops');
+    const options = { nats, logger: silentLogger, stream, subject: `${stream.toLowerCase()}.runs`, stopBucket };
+    const queue = await createNatsWorkQueue(options);
+    const stopFlags = await createNatsStopFlags(options);
+    return {
+      queue,
+      stopFlags,
+      async close() {
+        await queue.close();
+        await stopFlags.close();
+        await nats.jsm.streams.delete(stream);
+        await nats.jsm.streams.delete(`KV_${stopBucket}`);
+      },
+    };
+  });
+});
