@@ -1,0 +1,52 @@
+import { context, metrics, propagation, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+
+/** Collects on demand only: tests read metrics synchronously after the fact. */
+class ManualMetricReader extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+export interface InMemoryTelemetry {
+  /** Spans ended so far, in end order. */
+  spans(): ReadableSpan[];
+  /** Forgets the spans recorded so far. */
+  reset(): void;
+  /** Current values of every instrument. */
+  collectMetrics(): Promise<ResourceMetrics>;
+  /** Uninstalls the global providers, propagator and context manager. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Installs global OpenTelemetry providers that keep spans and metrics in memory (tests). Same propagator
+ * and context manager as `startTelemetry`, so trace context behaves as in production.
+ */
+export function createInMemoryTelemetry(): InMemoryTelemetry {
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  tracerProvider.register({ propagator: new W3CTraceContextPropagator() });
+  const reader = new ManualMetricReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  metrics.setGlobalMeterProvider(meterProvider);
+  return {
+    spans: () => exporter.getFinishedSpans(),
+    reset: () => exporter.reset(),
+    async collectMetrics() {
+      const { resourceMetrics } = await reader.collect();
+      return resourceMetrics;
+    },
+    async shutdown() {
+      await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
+      trace.disable();
+      metrics.disable();
+      propagation.disable();
+      context.disable();
+    },
+  };
+}
