@@ -1,0 +1,115 @@
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { isTerminal } from '@leadfinder/wire';
+import type { EdgeDeps } from '../deps.js';
+import { callerOf } from '../auth/guards.js';
+import { RequestValidationError, notFound } from '../http/errors.js';
+import { findOwnRun } from '../runs/run-view.js';
+import { UNKNOWN_SEARCH } from './searches.js';
+
+/** Keepalives while quiet; proxies commonly drop idle connections after 30–60 s. */
+export const MAX_KEEPALIVE_MS = 15_000;
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+  connection: 'keep-alive',
+};
+
+/**
+ * `GET /v1/searches/{id}/events` (spec §4.5, §6): one `for await` over the event log from the cursor,
+ * frames `id: <seq>` + `data: <json>`, keepalive comments, closed once the run is terminal and the
+ * client has caught up. Closing the stream never touches the run.
+ */
+export function eventRoutes(deps: EdgeDeps): FastifyPluginAsync {
+  const keepaliveMs = Math.min(deps.options?.sseKeepaliveMs ?? MAX_KEEPALIVE_MS, MAX_KEEPALIVE_MS);
+  return async (app) => {
+    app.get<{ Params: { id: string }; Querystring: Record<string, string | string[] | undefined> }>(
+      '/searches/:id/events',
+      async (request, reply) => {
+        const account = callerOf(request);
+        const since = readCursor(request);
+        const run = await findOwnRun(deps.store.runs, account.id, request.params.id);
+        if (!run) throw notFound(UNKNOWN_SEARCH);
+        reply.hijack();
+        await stream(deps, run.id, since, keepaliveMs, reply.raw);
+      },
+    );
+  };
+}
+
+/** `?since=` wins over `Last-Event-ID`; both must be non-negative integers. No cursor: from the start. */
+function readCursor(request: FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>): number {
+  const raw = request.query.since;
+  if (raw !== undefined) return parseCursor(Array.isArray(raw) ? raw[raw.length - 1]! : raw, ['query', 'since']);
+  const header = request.headers['last-event-id'];
+  if (typeof header === 'string' && header.trim() !== '') return parseCursor(header.trim(), ['header', 'last-event-id']);
+  return 0;
+}
+
+function parseCursor(value: string, loc: string[]): number {
+  if (/^\d+$/.test(value) && Number.isSafeInteger(Number(value))) return Number(value);
+  if (/^-\d+$/.test(value)) {
+    throw new RequestValidationError([{ loc, msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' }]);
+  }
+  throw new RequestValidationError([
+    { loc, msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing' },
+  ]);
+}
+
+async function stream(deps: EdgeDeps, runId: string, since: number, keepaliveMs: number, res: ServerResponse): Promise<void> {
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  // The client went away (or we ended): stop following; the run itself carries on.
+  res.on('close', stop);
+  res.writeHead(200, SSE_HEADERS);
+  res.flushHeaders();
+
+  let cursor = since;
+  const write = async (chunk: string): Promise<void> => {
+    if (res.destroyed || res.writableEnded) return;
+    if (!res.write(chunk)) await once(res, 'drain', { signal: abort.signal }).catch(() => undefined);
+  };
+  /** Terminal run and nothing after what we sent: the stream is complete. */
+  const closeIfCaughtUp = async (): Promise<void> => {
+    try {
+      const run = await deps.store.runs.get(runId);
+      if (run && !isTerminal(run.status)) return;
+      if ((await deps.events.read(runId, cursor, 1)).length === 0) stop();
+    } catch (error) {
+      deps.logger.warn('event stream check failed', { runId, err: String(error) });
+    }
+  };
+
+  let ticking = false;
+  const timer = setInterval(() => {
+    if (ticking || abort.signal.aborted) return;
+    ticking = true;
+    void write(': keepalive\n\n')
+      .then(closeIfCaughtUp)
+      .finally(() => {
+        ticking = false;
+      });
+  }, keepaliveMs);
+
+  try {
+    await closeIfCaughtUp();
+    if (!abort.signal.aborted) {
+      for await (const { seq, event } of deps.events.follow(runId, since, abort.signal)) {
+        await write(`id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`);
+        cursor = seq;
+        if (event.type === 'done') break;
+        if (abort.signal.aborted) break;
+      }
+    }
+  } catch (error) {
+    if (!abort.signal.aborted) deps.logger.error('event stream failed', { runId, err: String(error) });
+  } finally {
+    clearInterval(timer);
+    res.off('close', stop);
+    stop();
+    if (!res.writableEnded) res.end();
+  }
+}

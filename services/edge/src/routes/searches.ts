@@ -1,0 +1,66 @@
+import { SpanStatusCode, trace } from '@opentelemetry/api';
+import type { FastifyPluginAsync } from 'fastify';
+import { CreateSearchRequest, isTerminal } from '@leadfinder/wire';
+import type { CreateSearchAccepted, RunList, RunRecord, StopAccepted } from '@leadfinder/wire';
+import type { EdgeDeps } from '../deps.js';
+import { callerOf } from '../auth/guards.js';
+import { notFound } from '../http/errors.js';
+import { parseOrThrow } from '../http/validation.js';
+import { acceptSearch } from '../runs/accept-search.js';
+import { findOwnRun, toRunListItem, toRunRecord } from '../runs/run-view.js';
+
+/** The list limit is fixed by the spec (§4.2): no paging, no parameter. */
+const LIST_LIMIT = 50;
+export const UNKNOWN_SEARCH = 'Unknown search.';
+const tracer = trace.getTracer('leadfinder-edge');
+
+/** `/v1/searches` (spec §4.1–4.4). Registered under the `/v1` guard, so every handler has a caller. */
+export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.post('/searches', async (request, reply) => {
+      const account = callerOf(request);
+      const body = parseOrThrow(CreateSearchRequest, request.body, 'body');
+      // The run's trace starts here; acceptSearch injects this span's context into the run and work message.
+      const { id } = await tracer.startActiveSpan('search.accept', async (span) => {
+        try {
+          const accepted = await acceptSearch(deps, account, body);
+          span.setAttribute('leadfinder.run_id', accepted.id);
+          return accepted;
+        } catch (error) {
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw error;
+        } finally {
+          span.end();
+        }
+      });
+      const answer: CreateSearchAccepted = { id, status: 'running' };
+      return reply.code(202).send(answer);
+    });
+
+    app.get('/searches', async (request) => {
+      const account = callerOf(request);
+      const runs = await deps.store.runs.listRecent(account.id, LIST_LIMIT);
+      const answer: RunList = { runs: runs.map(toRunListItem) };
+      return answer;
+    });
+
+    app.get<{ Params: { id: string } }>('/searches/:id', async (request) => {
+      const account = callerOf(request);
+      const run = await findOwnRun(deps.store.runs, account.id, request.params.id);
+      if (!run) throw notFound(UNKNOWN_SEARCH);
+      const answer: RunRecord = toRunRecord(run);
+      return answer;
+    });
+
+    app.post<{ Params: { id: string } }>('/searches/:id/stop', async (request, reply) => {
+      const account = callerOf(request);
+      const run = await findOwnRun(deps.store.runs, account.id, request.params.id);
+      if (!run) throw notFound(UNKNOWN_SEARCH);
+      // The status reported is the one read when the flag went up (spec §3 rule 1); a terminal run is
+      // left alone and answered with its terminal status (rule 2).
+      if (!isTerminal(run.status)) await deps.stops.raise(run.id);
+      const answer: StopAccepted = { id: run.id, status: run.status, stopRequested: true };
+      return reply.code(202).send(answer);
+    });
+  };
+}

@@ -1,0 +1,39 @@
+import type { RunDoc } from '@leadfinder/platform';
+import type { RunListItem, RunRecord } from '@leadfinder/wire';
+
+/** The public run record (spec §2.1): the stored document minus money internals, lease and trace. */
+export function toRunRecord(run: RunDoc): RunRecord {
+  return { ...toRunListItem(run), result: run.result };
+}
+
+/** A list element: every run field except `result` (spec §4.2). */
+export function toRunListItem(run: RunDoc): RunListItem {
+  return {
+    id: run.id,
+    status: run.status,
+    query: run.query,
+    where: run.where,
+    usdDisplay: run.usdDisplay,
+    stopReason: run.stopReason,
+    deadlineAt: run.deadlineAt,
+    createdAt: run.createdAt,
+    finishedAt: run.finishedAt,
+    target: run.target,
+    speed: run.speed,
+    relax: run.relax,
+    sites: run.sites,
+  };
+}
+
+const RUN_ID = /^[0-9a-f]{32}$/;
+
+/** The caller's run, or null for a foreign, missing or malformed id (all answered identically). */
+export async function findOwnRun(
+  runs: { get(id: string): Promise<RunDoc | null> },
+  accountId: string,
+  id: string,
+): Promise<RunDoc | null> {
+  if (!RUN_ID.test(id)) return null;
+  const run = await runs.get(id);
+  return run && run.accountId === accountId ? run : null;
+}
