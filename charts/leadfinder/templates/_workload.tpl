@@ -1,0 +1,285 @@
+{{/*
+Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget of one role.
+Call with (dict "root" $ "role" "fetcher"); templates/workloads.yaml ranges over the four roles.
+*/}}
+{{- define "leadfinder.workload" -}}
+{{- $root := .root -}}
+{{- $role := .role -}}
+{{- $v := index $root.Values $role -}}
+{{- $traits := index (include "leadfinder.roles" $root | fromYaml) $role -}}
+{{- $ports := $root.Values.global.ports -}}
+{{- $ctx := dict "root" $root "role" $role -}}
+{{- $name := include "leadfinder.roleName" $ctx -}}
+{{- $fullname := include "leadfinder.fullname" $root -}}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ $name }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "leadfinder.roleLabels" $ctx | nindent 4 }}
+spec:
+  {{- if not $v.autoscaling.enabled }}
+  replicas: {{ $v.replicaCount }}
+  {{- end }}
+  revisionHistoryLimit: 5
+  strategy:
+    type: RollingUpdate
+    rollingUpdate:
+      maxSurge: 25%
+      maxUnavailable: 0
+  selector:
+    matchLabels:
+      {{- include "leadfinder.selectorLabels" $ctx | nindent 6 }}
+  template:
+    metadata:
+      labels:
+        {{- include "leadfinder.roleLabels" $ctx | nindent 8 }}
+        {{- with $root.Values.global.podLabels }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+      annotations:
+        # A changed ConfigMap or chart Secret rolls the pods; env is read once at start-up.
+        checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
+        {{- if not $root.Values.secrets.existingSecret }}
+        checksum/secret: {{ include (print $root.Template.BasePath "/secret.yaml") $root | sha256sum }}
+        {{- end }}
+        {{- with $v.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      serviceAccountName: {{ include "leadfinder.serviceAccountName" $root }}
+      automountServiceAccountToken: {{ $root.Values.serviceAccount.automountServiceAccountToken }}
+      enableServiceLinks: false
+      terminationGracePeriodSeconds: {{ $v.terminationGracePeriodSeconds }}
+      {{- with $root.Values.global.imagePullSecrets }}
+      imagePullSecrets:
+        {{- range . }}
+        - name: {{ . }}
+        {{- end }}
+      {{- end }}
+      securityContext:
+        {{- toYaml $root.Values.global.podSecurityContext | nindent 8 }}
+      topologySpreadConstraints:
+        {{- if $v.topologySpreadConstraints }}
+        {{- tpl (toYaml $v.topologySpreadConstraints) $root | nindent 8 }}
+        {{- else }}
+        # Soft spread: replicas prefer distinct nodes and zones but still schedule on a one-node cluster.
+        - maxSkew: 1
+          topologyKey: kubernetes.io/hostname
+          whenUnsatisfiable: ScheduleAnyway
+          labelSelector:
+            matchLabels:
+              {{- include "leadfinder.selectorLabels" $ctx | nindent 14 }}
+        - maxSkew: 1
+          topologyKey: topology.kubernetes.io/zone
+          whenUnsatisfiable: ScheduleAnyway
+          labelSelector:
+            matchLabels:
+              {{- include "leadfinder.selectorLabels" $ctx | nindent 14 }}
+        {{- end }}
+      {{- with $v.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $v.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $v.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      containers:
+        - name: {{ $role }}
+          image: {{ include "leadfinder.image" (dict "root" $root "values" $v) | quote }}
+          imagePullPolicy: {{ $root.Values.global.image.pullPolicy }}
+          args: ["--role", {{ $role | quote }}]
+          securityContext:
+            {{- toYaml $root.Values.global.containerSecurityContext | nindent 12 }}
+          ports:
+            {{- if eq $role "edge" }}
+            - name: http
+              containerPort: {{ $ports.http }}
+              protocol: TCP
+            {{- else }}
+            - name: health
+              containerPort: {{ $ports.health }}
+              protocol: TCP
+            {{- end }}
+            {{- if $traits.headless }}
+            - name: grpc
+              containerPort: {{ $ports.grpc }}
+              protocol: TCP
+            {{- end }}
+          envFrom:
+            - configMapRef:
+                name: {{ $fullname }}-config
+            - configMapRef:
+                name: {{ $name }}-config
+          env:
+            {{- if eq $role "edge" }}
+            - name: PORT
+              value: {{ $ports.http | quote }}
+            {{- else }}
+            - name: LEADFINDER_HEALTH_PORT
+              value: {{ $ports.health | quote }}
+            {{- end }}
+            {{- if $traits.headless }}
+            - name: LEADFINDER_GRPC_PORT
+              value: {{ $ports.grpc | quote }}
+            {{- end }}
+            - name: OTEL_SERVICE_NAME
+              value: leadfinder-{{ $role }}
+            - name: POD_NAME
+              valueFrom:
+                fieldRef:
+                  fieldPath: metadata.name
+            - name: POD_NAMESPACE
+              valueFrom:
+                fieldRef:
+                  fieldPath: metadata.namespace
+            - name: OTEL_RESOURCE_ATTRIBUTES
+              value: k8s.pod.name=$(POD_NAME),k8s.namespace.name=$(POD_NAMESPACE),service.version={{ $root.Chart.AppVersion }}
+            {{- if $traits.datastores }}
+            - name: LEADFINDER_NATS_URL
+              value: {{ $root.Values.externalNats.url | quote }}
+            - name: LEADFINDER_MONGODB_URL
+              valueFrom:
+                secretKeyRef:
+                  name: {{ include "leadfinder.mongodbSecretName" $root }}
+                  key: {{ ternary $root.Values.externalMongodb.existingSecretKey "mongodb-url" (ne $root.Values.externalMongodb.existingSecret "") }}
+            {{- end }}
+            {{- range $env, $key := $traits.secretEnv }}
+            - name: {{ $env }}
+              valueFrom:
+                secretKeyRef:
+                  name: {{ include "leadfinder.secretName" $root }}
+                  key: {{ index $root.Values.secrets.keys $key }}
+                  {{- /* Every edge replica must sign with the same secret: refuse to start without it. */}}
+                  optional: {{ ne $key "sessionSecret" }}
+            {{- end }}
+            {{- with $v.extraEnv }}
+            {{- tpl (toYaml .) $root | nindent 12 }}
+            {{- end }}
+          {{- with $v.resources }}
+          resources:
+            {{- toYaml . | nindent 12 }}
+          {{- end }}
+          {{- if $v.startupProbe.enabled }}
+          startupProbe:
+            {{- include "leadfinder.probe" (dict "root" $root "traits" $traits "probe" $v.startupProbe "path" "/healthz") | nindent 12 }}
+          {{- end }}
+          {{- if $v.livenessProbe.enabled }}
+          livenessProbe:
+            {{- include "leadfinder.probe" (dict "root" $root "traits" $traits "probe" $v.livenessProbe "path" "/healthz") | nindent 12 }}
+          {{- end }}
+          {{- if $v.readinessProbe.enabled }}
+          readinessProbe:
+            {{- include "leadfinder.probe" (dict "root" $root "traits" $traits "probe" $v.readinessProbe "path" "/readyz") | nindent 12 }}
+          {{- end }}
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+            - name: data
+              mountPath: /data
+      volumes:
+        # The root filesystem is read-only: tsx's compile cache and temporary files go to /tmp,
+        # LEADFINDER_DATA_DIR (the bundled corpus sample) to /data.
+        - name: tmp
+          emptyDir:
+            sizeLimit: {{ $root.Values.global.tmpSizeLimit }}
+        - name: data
+          emptyDir:
+            sizeLimit: {{ $root.Values.global.dataSizeLimit }}
+{{- if eq $role "edge" }}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ $name }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "leadfinder.roleLabels" $ctx | nindent 4 }}
+  {{- with $root.Values.service.annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+spec:
+  type: {{ $root.Values.service.type }}
+  selector:
+    {{- include "leadfinder.selectorLabels" $ctx | nindent 4 }}
+  ports:
+    - name: http
+      port: {{ $root.Values.service.port }}
+      targetPort: http
+      protocol: TCP
+      appProtocol: http
+{{- end }}
+{{- if $traits.headless }}
+---
+# Headless: DNS answers with every ready pod, so gRPC clients (dns:///, round_robin) balance per call
+# instead of pinning one long-lived HTTP/2 connection to a single ClusterIP backend.
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "leadfinder.headlessName" $ctx }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "leadfinder.roleLabels" $ctx | nindent 4 }}
+spec:
+  type: ClusterIP
+  clusterIP: None
+  selector:
+    {{- include "leadfinder.selectorLabels" $ctx | nindent 4 }}
+  ports:
+    - name: grpc
+      port: {{ $ports.grpc }}
+      targetPort: grpc
+      protocol: TCP
+      appProtocol: grpc
+{{- end }}
+{{- if $v.autoscaling.enabled }}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: {{ $name }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "leadfinder.roleLabels" $ctx | nindent 4 }}
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: {{ $name }}
+  minReplicas: {{ $v.autoscaling.minReplicas }}
+  maxReplicas: {{ $v.autoscaling.maxReplicas }}
+  metrics:
+    - type: Resource
+      resource:
+        name: cpu
+        target:
+          type: Utilization
+          averageUtilization: {{ $v.autoscaling.targetCPU }}
+{{- end }}
+{{- if $v.pdb.create }}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ $name }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "leadfinder.roleLabels" $ctx | nindent 4 }}
+spec:
+  {{- if ne (toString $v.pdb.minAvailable) "" }}
+  minAvailable: {{ $v.pdb.minAvailable }}
+  {{- else }}
+  maxUnavailable: {{ ternary 1 $v.pdb.maxUnavailable (eq (toString $v.pdb.maxUnavailable) "") }}
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- include "leadfinder.selectorLabels" $ctx | nindent 6 }}
+{{- end }}
+{{- end -}}
