@@ -32,6 +32,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   sseKeepaliveMs?: number;
   web?: EdgeDeps['web'];
+  /** Builds the web plugin from the harness's own ports (the web page needs the store and billing). */
+  webFactory?: (deps: EdgeDeps) => NonNullable<EdgeDeps['web']>;
 }
 
 async function openPorts(dataDir: string, clock: Clock) {
@@ -114,6 +116,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.web ? { web: options.web } : {}),
     options: { sseKeepaliveMs: options.sseKeepaliveMs ?? 15_000 },
   };
+  if (options.webFactory) deps.web = options.webFactory(deps);
   const app = await buildEdgeApp(deps);
   await app.ready();
 

@@ -98,6 +98,8 @@ export const ConfigSchema = z
     LEADFINDER_OIDC_CLIENT_SECRET: optionalText,
     // Signs session tokens; when unset a random one is created and kept in the data dir (embedded only).
     LEADFINDER_SESSION_SECRET: optionalText,
+    // Balance given to an account the first time it signs in through the development sign-in.
+    LEADFINDER_DEV_SIGNIN_BALANCE_USD: usd('25'),
     LEADFINDER_SESSION_TTL_S: positiveInt(7 * 24 * 3600),
     // Public base URL (for OIDC redirects and links); default http://HOST:PORT.
     LEADFINDER_PUBLIC_URL: optionalUrl,
@@ -107,6 +109,8 @@ export const ConfigSchema = z
     LEADFINDER_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(30000).default(15000),
     // Most runs one coordinator drives at once.
     LEADFINDER_COORDINATOR_CONCURRENCY: positiveInt(8),
+    // HTTP /healthz and /readyz of the roles that serve no public HTTP (coordinator, fetcher, filter).
+    LEADFINDER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9090),
     LEADFINDER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
     OTEL_SERVICE_NAME: optionalText,

@@ -1,0 +1,212 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { startHarness } from '../../test/harness.js';
+import type { Harness } from '../../test/harness.js';
+import { createWebPlugin, CONTENT_SECURITY_POLICY, accountIdFor } from './index.js';
+
+function cookieFrom(setCookie: string | string[] | undefined, name: string): { value: string; attributes: string } | null {
+  for (const line of ([] as string[]).concat(setCookie ?? [])) {
+    if (line.startsWith(`${name}=`)) return { value: decodeURIComponent(line.slice(name.length + 1).split(';')[0]!), attributes: line };
+  }
+  return null;
+}
+
+function webHarness(env: Record<string, string> = {}): Promise<Harness> {
+  return startHarness({
+    env,
+    webFactory: (deps) => createWebPlugin({
+      config: deps.config, logger: deps.logger, clock: deps.clock, store: deps.store, billing: deps.billing,
+      sessions: deps.sessions, secret: 'test-session-secret-of-sufficient-length', allowInsecureOidc: true,
+    }),
+  });
+}
+
+describe('web page without an identity provider', () => {
+  let h: Harness;
+  beforeAll(async () => { h = await webHarness(); });
+  afterAll(async () => { await h.close(); });
+
+  it('serves the app at / and /?panel=keys with a strict Content-Security-Policy', async () => {
+    for (const url of ['/', '/?panel=keys']) {
+      const res = await h.app.inject({ url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      expect(res.body).toContain('<script type="module" src="/app.js">');
+      expect(res.body).not.toMatch(/<script>(?!<)/);
+    }
+    expect((await h.app.inject({ url: '/app.js' })).headers['content-type']).toContain('javascript');
+  });
+
+  it('signs in with the development sign-in: an httpOnly SameSite cookie, a funded account, a session for the page', async () => {
+    const before = await h.app.inject({ url: '/auth/session' });
+    expect(before.json()).toEqual({ signedIn: false, signInMethod: 'development' });
+
+    const res = await h.app.inject({ method: 'POST', url: '/auth/dev-signin', payload: { email: 'Ada@Example.com' } });
+    expect(res.statusCode).toBe(200);
+    const cookie = cookieFrom(res.headers['set-cookie'], 'lf_session')!;
+    expect(cookie.attributes).toMatch(/HttpOnly/);
+    expect(cookie.attributes).toMatch(/SameSite=Lax/);
+    expect(cookie.attributes).not.toMatch(/Secure/); // plain http on loopback
+
+    const session = (await h.app.inject({ url: '/auth/session', headers: { cookie: `lf_session=${cookie.value}` } })).json();
+    expect(session).toMatchObject({ signedIn: true, email: 'Ada@Example.com', status: 'active' });
+    expect(session.sessionToken).toMatch(/^eyJ/);
+
+    // The session token works on /api/keys, as the page uses it.
+    const keys = await h.app.inject({ method: 'POST', url: '/api/keys', headers: { authorization: `Bearer ${session.sessionToken}` }, payload: { name: 'from the page' } });
+    expect(keys.statusCode).toBe(201);
+    const account = await h.deps.store.accounts.get(session.accountId);
+    expect(account!.balanceMicrousd).toBe(25_000_000);
+
+    // Signing in again finds the same account and does not fund it twice.
+    const again = await h.app.inject({ method: 'POST', url: '/auth/dev-signin', payload: { email: 'ada@example.com' } });
+    const second = (await h.app.inject({ url: '/auth/session', headers: { cookie: `lf_session=${cookieFrom(again.headers['set-cookie'], 'lf_session')!.value}` } })).json();
+    expect(second.accountId).toBe(session.accountId);
+    expect((await h.deps.store.accounts.get(session.accountId))!.balanceMicrousd).toBe(25_000_000);
+  });
+
+  it('refuses a malformed email and a closed account', async () => {
+    const bad = await h.app.inject({ method: 'POST', url: '/auth/dev-signin', payload: { email: 'not an email' } });
+    expect(bad.statusCode).toBe(422);
+    await h.app.inject({ method: 'POST', url: '/auth/dev-signin', payload: { email: 'closed@example.com' } });
+    await h.deps.store.accounts.close(accountIdFor('dev:closed@example.com'));
+    const closed = await h.app.inject({ method: 'POST', url: '/auth/dev-signin', payload: { email: 'closed@example.com' } });
+    expect(closed.statusCode).toBe(403);
+  });
+
+  it('signs out by clearing the cookie', async () => {
+    const res = await h.app.inject({ method: 'POST', url: '/auth/signout' });
+    const cookie = cookieFrom(res.headers['set-cookie'], 'lf_session')!;
+    expect(cookie.value).toBe('');
+    expect(cookie.attributes).toMatch(/Max-Age=0/);
+  });
+});
+
+/** A loopback OpenID provider: discovery, JWKS, and a token endpoint that checks the PKCE verifier. */
+async function startIdentityProvider(clientId: string) {
+  const { publicKey, privateKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  const codes = new Map<string, { challenge: string; nonce: string; sub: string }>();
+  let issuer = '';
+  let nonceOverride: string | null = null;
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url!, issuer);
+    const json = (status: number, body: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); };
+    if (url.pathname === '/.well-known/openid-configuration') {
+      return json(200, {
+        issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ['code'], subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'],
+        code_challenge_methods_supported: ['S256'], token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      });
+    }
+    if (url.pathname === '/jwks') return json(200, { keys: [jwk] });
+    if (url.pathname === '/token' && req.method === 'POST') {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', async () => {
+        const form = new URLSearchParams(body);
+        const grant = codes.get(form.get('code') ?? '');
+        const verifier = form.get('code_verifier') ?? '';
+        const challenge = createHash('sha256').update(verifier).digest('base64url');
+        if (!grant || grant.challenge !== challenge) return json(400, { error: 'invalid_grant' });
+        codes.delete(form.get('code')!);
+        const idToken = await new SignJWT({ nonce: nonceOverride ?? grant.nonce, email: 'grace@example.com' })
+          .setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(issuer).setAudience(clientId).setSubject(grant.sub)
+          .setIssuedAt().setExpirationTime('5m').sign(privateKey);
+        json(200, { access_token: 'at', token_type: 'Bearer', expires_in: 300, id_token: idToken });
+      });
+      return;
+    }
+    json(404, {});
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const address = server.address();
+  issuer = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    issuer,
+    /** What the provider does when the user approves: a code bound to the request's PKCE challenge and nonce. */
+    approve(authorizeUrl: string, sub: string): string {
+      const u = new URL(authorizeUrl);
+      const code = randomBytes(8).toString('hex');
+      codes.set(code, { challenge: u.searchParams.get('code_challenge')!, nonce: u.searchParams.get('nonce')!, sub });
+      return code;
+    },
+    replyWithNonce(nonce: string | null) { nonceOverride = nonce; },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe('web sign-in through OpenID Connect', () => {
+  let h: Harness;
+  let idp: Awaited<ReturnType<typeof startIdentityProvider>>;
+  beforeAll(async () => {
+    idp = await startIdentityProvider('leadfinder-web');
+    h = await webHarness({ LEADFINDER_OIDC_ISSUER: idp.issuer, LEADFINDER_OIDC_CLIENT_ID: 'leadfinder-web', LEADFINDER_OIDC_CLIENT_SECRET: 's3cret', LEADFINDER_PUBLIC_URL: 'https://leadfinder.example' });
+  });
+  afterAll(async () => { await h.close(); await idp.close(); });
+
+  async function begin() {
+    const res = await h.app.inject({ url: '/auth/signin' });
+    expect(res.statusCode).toBe(302);
+    const location = res.headers.location as string;
+    const signin = cookieFrom(res.headers['set-cookie'], 'lf_signin')!;
+    return { location, signin };
+  }
+
+  it('redirects to the provider with PKCE (S256), state and nonce, and offers no development sign-in', async () => {
+    const { location, signin } = await begin();
+    const u = new URL(location);
+    expect(u.origin + u.pathname).toBe(`${idp.issuer}/authorize`);
+    expect(u.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(u.searchParams.get('state')).toBeTruthy();
+    expect(u.searchParams.get('nonce')).toBeTruthy();
+    expect(u.searchParams.get('redirect_uri')).toBe('https://leadfinder.example/auth/callback');
+    expect(signin.attributes).toMatch(/HttpOnly/);
+    expect(signin.attributes).toMatch(/Secure/); // public URL is https
+    expect((await h.app.inject({ method: 'POST', url: '/auth/dev-signin', payload: { email: 'x@example.com' } })).statusCode).toBe(404);
+  });
+
+  it('completes sign-in on the callback and sets a secure httpOnly session cookie', async () => {
+    const { location, signin } = await begin();
+    const code = idp.approve(location, 'user-42');
+    const state = new URL(location).searchParams.get('state')!;
+    const res = await h.app.inject({ url: `/auth/callback?code=${code}&state=${state}`, headers: { cookie: `lf_signin=${signin.value}` } });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/?panel=keys');
+    const session = cookieFrom(res.headers['set-cookie'], 'lf_session')!;
+    expect(session.attributes).toMatch(/HttpOnly/);
+    expect(session.attributes).toMatch(/Secure/);
+    const me = (await h.app.inject({ url: '/auth/session', headers: { cookie: `lf_session=${session.value}` } })).json();
+    expect(me).toMatchObject({ signedIn: true, signInMethod: 'oidc', email: 'grace@example.com', accountId: accountIdFor(`oidc:${idp.issuer}:user-42`) });
+  });
+
+  it('refuses a callback whose state does not match', async () => {
+    const { location, signin } = await begin();
+    const code = idp.approve(location, 'user-43');
+    const res = await h.app.inject({ url: `/auth/callback?code=${code}&state=forged`, headers: { cookie: `lf_signin=${signin.value}` } });
+    expect(res.statusCode).toBe(400);
+    expect(cookieFrom(res.headers['set-cookie'], 'lf_session')).toBeNull();
+  });
+
+  it('refuses an ID token whose nonce does not match', async () => {
+    const { location, signin } = await begin();
+    const code = idp.approve(location, 'user-44');
+    const state = new URL(location).searchParams.get('state')!;
+    idp.replyWithNonce('someone-elses-nonce');
+    try {
+      const res = await h.app.inject({ url: `/auth/callback?code=${code}&state=${state}`, headers: { cookie: `lf_signin=${signin.value}` } });
+      expect(res.statusCode).toBe(400);
+    } finally {
+      idp.replyWithNonce(null);
+    }
+  });
+
+  it('refuses a callback without the sign-in cookie it started with', async () => {
+    const res = await h.app.inject({ url: '/auth/callback?code=x&state=y' });
+    expect(res.statusCode).toBe(400);
+  });
+});
