@@ -1,0 +1,216 @@
+import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } from '@leadfinder/wire';
+import { parsePeriod } from '../../domain/dates.js';
+import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
+import { findPlace, placeNames, type Place } from '../../domain/places.js';
+import { pageTypeWords, parseSites } from '../../domain/sites.js';
+import type { FilterSpec } from '../../domain/spec.js';
+import { splitTerms, synonymGroup } from '../../domain/synonyms.js';
+import { stem, tokens } from '../../domain/text.js';
+
+/** Words that start the clause about something that happened ("that raised …", "published in 2024"). */
+const EVENT_START = new Set([
+  'that', 'which', 'who', 'whose', 'raised', 'raising', 'secured', 'closed', 'launched', 'released', 'published',
+  'opened', 'opening', 'founded', 'won', 'received', 'hiring', 'announced', 'acquired', 'speaking', 'presented',
+  'premiered', 'running', 'taking', 'held', 'happening',
+]);
+const RELATIVE = new Set(['that', 'which', 'who', 'whose', 'have', 'has', 'had', 'recently', 'just', 'were', 'was', 'is', 'are']);
+const DROP = new Set([
+  'a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from', 'and', 'or', 'about', 'some', 'any',
+  'all', 'find', 'list', 'show', 'me', 'give', 'search', 'looking', 'look', 'top', 'best', 'based', 'located',
+]);
+/** Nouns that only name the kind; the extractor already guarantees the kind, so they are not checked. */
+const GENERIC_NOUNS = new Set(
+  [
+    'startup', 'start-up', 'company', 'firm', 'business', 'scaleup', 'scale-up', 'people', 'professional', 'news',
+    'news article', 'news story', 'headline', 'product', 'researcher', 'scientist', 'academic', 'lawyer',
+    'attorney', 'doctor', 'clinician', 'physician', 'freelancer', 'freelance', 'book', 'paper', 'publication',
+    'conference', 'exhibition', 'music video', 'app', 'tool', 'device',
+  ].map((n) => tokens(n).map(stem).join(' ')),
+);
+
+const KIND_LABEL: Record<EntityType, string> = {
+  company: 'company', professional: 'professional', researcher: 'researcher', product: 'product',
+  clinician: 'clinician', lawyer: 'lawyer', book: 'book', paper: 'paper', music_video: 'music video',
+  exhibition: 'exhibition', conference: 'conference', freelancer: 'freelancer', news: 'news article',
+};
+
+function article(phrase: string): string {
+  return /^[aeiou]/i.test(phrase) && !/^(uni|eu|one)/i.test(phrase) ? 'an' : /^(ai|ml|ux|hr)\b/i.test(phrase) ? 'an' : 'a';
+}
+
+function singularWord(w: string): string {
+  if (/^(news|series|business|press|analysis|people)$/i.test(w) || /(ss|us)$/i.test(w)) return w;
+  if (/ies$/i.test(w)) return `${w.slice(0, -3)}y`;
+  return w.replace(/s$/i, '');
+}
+
+const KIND_NOUN_STEMS = new Set(Object.values(TYPE_NOUNS).flat().filter((n) => !n.includes(' ')).map((n) => stem(n)));
+
+/** The head phrase with its first plural kind noun in the singular ("AI startups" → "AI startup"). */
+function singularHead(head: string): string {
+  const words = head.split(' ');
+  const at = words.findIndex((w) => /s$/i.test(w) && KIND_NOUN_STEMS.has(stem(tokens(w)[0] ?? '')));
+  if (at >= 0) words[at] = singularWord(words[at]!);
+  return words.join(' ');
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function cut(text: string, start: number, end: number): string {
+  return `${text.slice(0, start)} ${text.slice(end)}`.replace(/\s+/g, ' ').trim();
+}
+
+/** Term groups of a clause: known phrases kept whole, stopwords dropped, synonyms attached. */
+function groupsOf(words: string[]): string[][] {
+  return splitTerms(words)
+    .filter((t) => !DROP.has(t) && !RELATIVE.has(t) && t.length > 1)
+    .map((t) => synonymGroup(t));
+}
+
+export interface ParsedQuery {
+  entityType: EntityType;
+  noun: string | null;
+  head: string;
+  qualifiers: string[];
+  place: Place | null;
+  event: string | null;
+  dateRange: DateRange | null;
+}
+
+/** Splits a query into kind, head phrase, place, event clause and period. */
+export function parseQuery(query: string, now: Date): ParsedQuery {
+  let text = query.replace(/\s+/g, ' ').trim().replace(/[?.!]+$/, '');
+  text = text.replace(/^(please\s+)?(find|list|show(\s+me)?|give\s+me|search\s+for|look(ing)?\s+for|who\s+are|which\s+are|what\s+are)\s+/i, '');
+  const period = parsePeriod(text, now);
+  if (period) text = cut(text, period.start, period.end);
+  const found = findPlace(text);
+  if (found) text = cut(text, found.start, found.end);
+  const words = text.split(' ');
+  const kindCue = detectEntityType(text);
+  // The event clause starts at the first event word after the head noun.
+  const nounStem = kindCue.noun ? tokens(kindCue.noun).map(stem) : [];
+  const firstNoun = words.findIndex((w) => nounStem.length > 0 && stem(tokens(w)[0] ?? '') === nounStem[0]);
+  let eventAt = words.findIndex((w, i) => i > Math.max(firstNoun, 0) && EVENT_START.has(w.toLowerCase()));
+  if (eventAt < 0) eventAt = words.length;
+  const head = words.slice(0, eventAt).join(' ').replace(/\s+(and|in|at|from)$/i, '').trim();
+  const eventWords = tokens(words.slice(eventAt).join(' '));
+  const eventTerms = eventWords.filter((w) => !RELATIVE.has(w) && !DROP.has(w));
+  const headTerms = splitTerms(tokens(head)).filter((t) => !DROP.has(t) && t.length > 1);
+  const qualifiers = headTerms.filter((t) => !GENERIC_NOUNS.has(tokens(t).map(stem).join(' ')));
+  return {
+    entityType: kindCue.type,
+    noun: kindCue.noun,
+    head,
+    qualifiers,
+    place: found?.place ?? null,
+    event: eventTerms.length > 0 ? words.slice(eventAt).join(' ').replace(/^(that|which|who|whose)\s+(have\s+|has\s+|had\s+)?/i, '') : null,
+    dateRange: period?.range ?? null,
+  };
+}
+
+function filter(index: number, title: string, criterion: string, spec: FilterSpec): FunnelFilter {
+  return { index, title, criterion, spec: spec as unknown as Record<string, unknown>, relaxed: false };
+}
+
+function dateWords(range: DateRange): string {
+  return range.to ? `between ${range.from} and ${range.to}` : `on or after ${range.from}`;
+}
+
+/** The funnel for a parsed query, in order: kind and sector, place, event (with its dates) or period. */
+export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
+  const asOf = now.toISOString();
+  const filters: FunnelFilter[] = [];
+  const kind = KIND_LABEL[parsed.entityType];
+  const headPhrase = singularHead(parsed.head) || kind;
+  const isA = parsed.entityType === 'news' ? 'Is' : `Is ${article(headPhrase)}`;
+  const isAlower = parsed.entityType === 'news' ? 'is' : `is ${article(headPhrase)}`;
+  const typeGroups = parsed.qualifiers.map((q) => synonymGroup(q));
+  filters.push(
+    filter(filters.length + 1, `${isA} ${headPhrase}`, `The ${kind} ${isAlower} ${headPhrase}.`, {
+      kind: 'type', entityType: parsed.entityType, groups: typeGroups, steps: 0,
+    }),
+  );
+  if (parsed.place) {
+    filters.push(
+      filter(filters.length + 1, `Based in ${parsed.place.name}`, `The ${kind} is based in or located in ${parsed.place.name}.`, {
+        kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0,
+      }),
+    );
+  }
+  if (parsed.event) {
+    const groups = groupsOf(tokens(parsed.event));
+    const when = parsed.dateRange ? ` (${parsed.dateRange.phrase})` : '';
+    const dates = parsed.dateRange ? `, ${dateWords(parsed.dateRange)}` : '';
+    filters.push(
+      filter(filters.length + 1, `${capitalise(parsed.event)}${when}`, `The ${kind} ${parsed.event}${dates}.`, {
+        kind: 'event', groups, dateRange: parsed.dateRange, steps: 0, asOf,
+      }),
+    );
+  } else if (parsed.dateRange) {
+    filters.push(
+      filter(filters.length + 1, `Dated ${parsed.dateRange.phrase}`, `The ${kind}'s date falls ${dateWords(parsed.dateRange)}.`, {
+        kind: 'period', dateRange: parsed.dateRange, steps: 0, asOf,
+      }),
+    );
+  }
+  return filters;
+}
+
+/** Every search string this plan can produce, in the order they are worth trying. */
+export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRange'> & { head?: string }): string[] {
+  const specs = plan.filters.map((f) => f.spec as unknown as FilterSpec);
+  const type = specs.find((s) => s.kind === 'type');
+  const loc = specs.find((s) => s.kind === 'location');
+  const event = specs.find((s) => s.kind === 'event');
+  const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '') ?? '';
+  const place = loc?.kind === 'location' ? loc.place.name : '';
+  const eventGroups = event?.kind === 'event' ? event.groups : [];
+  const year = plan.dateRange ? plan.dateRange.from.slice(0, 4) : '';
+  const altType = type?.kind === 'type' ? type.groups.map((g) => g[1] ?? g[0]).join(' ') : '';
+  const noun = type?.kind === 'type' ? KIND_LABEL[type.entityType] : '';
+  const pool = [
+    [typeTitle, place, eventGroups.map((g) => g[0]).join(' ')],
+    [place, typeTitle, eventGroups.map((g) => g[1] ?? g[0]).join(' '), year],
+    [typeTitle, place],
+    [altType, noun, place, eventGroups.map((g) => g[g.length - 1]).join(' ')],
+    [place, typeTitle, 'news'],
+    [typeTitle, place, 'profile'],
+    [typeTitle, place, year],
+    [place, altType, noun, 'list'],
+    [typeTitle, eventGroups.map((g) => g[2] ?? g[0]).join(' ')],
+    [place, noun, 'directory'],
+    [typeTitle, place, 'announcement'],
+    [altType, noun, 'interview'],
+  ].map((parts) => parts.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim());
+  const steer = plan.sites.pageTypes.map(pageTypeWords).join(' ');
+  const steered = pool.map((q) => (steer ? `${q} ${steer}` : q));
+  return [...new Set(steered.filter((q) => q.length > 0))];
+}
+
+/** Builds the research plan from the query, the run start and the `sites` field. */
+export function buildPlan(query: string, now: Date, sites: string): ResearchPlan {
+  const parsed = parseQuery(query, now);
+  const scope: SiteScope = parseSites(sites);
+  const filters = buildFilters(parsed, now);
+  const base = { filters, sites: scope, dateRange: parsed.dateRange };
+  const queries = queryPool(base).slice(0, 5);
+  const where = parsed.place ? ` in ${parsed.place.name}` : '';
+  const what = parsed.event ? `, ${parsed.event}` : '';
+  const when = parsed.dateRange ? ` (${dateWords(parsed.dateRange)})` : '';
+  return {
+    entityType: parsed.entityType,
+    filters,
+    queries: queries.length >= 3 ? queries : [...queries, query.trim()].slice(0, 6),
+    dateRange: parsed.dateRange,
+    sites: scope,
+    summary: `${capitalise(parsed.head || KIND_LABEL[parsed.entityType])}${where}${what}${when}.`,
+  };
+}
+
+/** Fresh queries for a later round: unused entries of the pool, up to four; none when exhausted. */
+export function nextQueries(plan: ResearchPlan, used: readonly string[]): string[] {
+  const seen = new Set(used.map((u) => u.toLowerCase().trim()));
+  return queryPool(plan).filter((q) => !seen.has(q.toLowerCase())).slice(0, 4);
+}

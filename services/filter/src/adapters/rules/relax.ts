@@ -1,0 +1,90 @@
+import type { FunnelFilter } from '@leadfinder/wire';
+import { widenRange } from '../../domain/dates.js';
+import { placeNames, widerPlace } from '../../domain/places.js';
+import { specOf, type FilterSpec } from '../../domain/spec.js';
+import { broaderGroup } from '../../domain/synonyms.js';
+
+/**
+ * Loosens one filter by one small step, or returns null when it cannot be loosened further.
+ *
+ * When the coordinator relaxes (its rule, not ours): after a filter has run on a batch, if fewer than
+ * max(1, ceil(10% of the candidates it received)) passed and fewer rows than `target` have passed the
+ * whole funnel so far, that filter "keeps almost nobody"; with `relax` on, the coordinator asks for a
+ * loosened filter once per filter per run, re-checks the candidates that filter rejected, and marks
+ * the rows that needed it (`relaxed`).
+ *
+ * Steps: a place widens to its country, then its region; an event first gets its date range widened
+ * by 50 %, then a funding stage ("Series A", "seed") becomes any funding round, then a sector term
+ * gains broader synonyms; a period widens by 50 %; a type filter broadens its sector terms.
+ */
+export function relaxFilter(filter: FunnelFilter, now: Date): FunnelFilter | null {
+  const spec = specOf(filter);
+  if (!spec) return null;
+  const next = loosen(spec, now);
+  if (!next) return null;
+  return {
+    ...filter,
+    title: next.title ?? filter.title,
+    criterion: `${filter.criterion} Loosened: ${next.note}.`,
+    spec: next.spec as unknown as Record<string, unknown>,
+    relaxed: true,
+  };
+}
+
+interface Step {
+  spec: FilterSpec;
+  note: string;
+  title?: string;
+}
+
+const STAGE = /^(series [a-z]|seed|pre-seed|seed round|series)$/i;
+
+function broadenGroups(groups: string[][]): { groups: string[][]; note: string } | null {
+  for (let i = 0; i < groups.length; i++) {
+    const broader = broaderGroup(groups[i]!);
+    if (broader) {
+      const next = groups.map((g, j) => (j === i ? broader : g));
+      return { groups: next, note: `“${groups[i]![0]}” also accepts ${broader.slice(groups[i]!.length).map((b) => `“${b}”`).join(', ')}` };
+    }
+  }
+  return null;
+}
+
+function loosen(spec: FilterSpec, now: Date): Step | null {
+  switch (spec.kind) {
+    case 'location': {
+      const wider = widerPlace(spec.place);
+      if (!wider) return null;
+      return {
+        spec: { kind: 'location', place: wider, names: placeNames(wider), steps: spec.steps + 1 },
+        note: `${spec.place.name} widened to ${wider.name}`,
+        title: `Based in ${wider.name}`,
+      };
+    }
+    case 'event': {
+      if (spec.dateRange && spec.steps === 0) {
+        const widened = widenRange(spec.dateRange, now, 0.5);
+        return { spec: { ...spec, dateRange: widened, steps: 1 }, note: `date range widened by 50% to start ${widened.from}` };
+      }
+      const stageAt = spec.groups.findIndex((g) => g.some((t) => STAGE.test(t)));
+      if (stageAt >= 0) {
+        const groups = spec.groups.filter((_g, i) => i !== stageAt);
+        const round = ['round', 'funding', 'financing', 'investment'];
+        const withRound = groups.some((g) => g.includes('round')) ? groups : [...groups, round];
+        return { spec: { ...spec, groups: withRound, steps: spec.steps + 1 }, note: `any funding round instead of “${spec.groups[stageAt]![0]}”` };
+      }
+      const broader = broadenGroups(spec.groups);
+      return broader ? { spec: { ...spec, groups: broader.groups, steps: spec.steps + 1 }, note: broader.note } : null;
+    }
+    case 'period': {
+      if (spec.steps >= 2) return null;
+      const widened = widenRange(spec.dateRange, now, 0.5);
+      return { spec: { ...spec, dateRange: widened, steps: spec.steps + 1 }, note: `date range widened by 50% to start ${widened.from}` };
+    }
+    case 'type':
+    case 'terms': {
+      const broader = broadenGroups(spec.groups);
+      return broader ? { spec: { ...spec, groups: broader.groups, steps: spec.steps + 1 }, note: broader.note } : null;
+    }
+  }
+}

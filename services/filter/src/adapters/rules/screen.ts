@@ -1,0 +1,30 @@
+import type { ResearchPlan, ScreenScore, SearchHit } from '@leadfinder/wire';
+import { TYPE_NOUNS } from '../../domain/entity-types.js';
+import { placesWithin } from '../../domain/places.js';
+import type { FilterSpec } from '../../domain/spec.js';
+import { matchesGroup, stems } from '../../domain/text.js';
+
+/** A hit passes the excerpt screen at this score. */
+export const SCREEN_THRESHOLD = 0.34;
+
+/**
+ * Scores a search hit from its title and snippet: the share of the plan's term groups it contains,
+ * with the kind's nouns as one group. A hit published before the date floor keeps half its score,
+ * since an old page rarely reports a recent event.
+ */
+export function screenHits(plan: ResearchPlan, hits: readonly SearchHit[]): ScreenScore[] {
+  const groups: string[][] = [[...TYPE_NOUNS[plan.entityType]]];
+  for (const f of plan.filters) {
+    const spec = f.spec as unknown as FilterSpec;
+    if (spec.kind === 'location') groups.push([...spec.names, ...placesWithin(spec.place)]);
+    else if ('groups' in spec) groups.push(...spec.groups);
+  }
+  const floor = plan.dateRange?.from ?? null;
+  return hits.map((hit) => {
+    const words = stems(`${hit.title} ${hit.snippet}`);
+    let score = groups.filter((g) => matchesGroup(words, g)).length / groups.length;
+    if (floor && hit.publishedAt && hit.publishedAt.slice(0, 10) < floor) score *= 0.5;
+    score = Math.round(score * 1000) / 1000;
+    return { url: hit.url, score, pass: score >= SCREEN_THRESHOLD };
+  });
+}

@@ -1,0 +1,82 @@
+import type { EntityType } from '@leadfinder/wire';
+import { stems, containsPhrase } from './text.js';
+
+/**
+ * Words that name each entity kind. In a query the earliest cue wins ("CTOs of fintech companies" asks
+ * for professionals); in a page the earliest cue of a descriptor classifies the subject
+ * ("the CTO of Finbolt, a London fintech company" is a professional).
+ */
+export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
+  music_video: ['music video', 'video clip', 'music clip'],
+  conference: ['conference', 'summit', 'congress', 'symposium', 'meetup', 'trade fair', 'expo', 'convention'],
+  exhibition: ['exhibition', 'exhibit', 'retrospective', 'art show', 'installation'],
+  paper: ['paper', 'preprint', 'publication', 'journal article', 'study'],
+  researcher: ['researcher', 'scientist', 'professor', 'postdoc', 'postdoctoral', 'academic', 'research fellow', 'phd student'],
+  clinician: [
+    'clinician', 'doctor', 'physician', 'surgeon', 'cardiologist', 'dermatologist', 'pediatrician', 'paediatrician',
+    'neurologist', 'oncologist', 'psychiatrist', 'dentist', 'general practitioner', 'radiologist', 'orthopaedist',
+    'orthopedist', 'gynaecologist', 'gynecologist', 'nurse', 'therapist', 'physiotherapist',
+  ],
+  lawyer: ['lawyer', 'attorney', 'solicitor', 'barrister', 'legal counsel', 'notary', 'advocate'],
+  freelancer: ['freelance', 'freelancer', 'contractor', 'self-employed', 'independent consultant'],
+  book: ['book', 'novel', 'memoir', 'biography', 'cookbook', 'thriller', 'short story collection', 'poetry collection', 'nonfiction title'],
+  news: ['news', 'news article', 'headline', 'press coverage', 'news story', 'news stories'],
+  product: [
+    'product', 'app', 'device', 'gadget', 'thermostat', 'e-bike', 'headphone', 'smartwatch', 'wearable', 'speaker',
+    'robot vacuum', 'software tool', 'tool', 'camera', 'air purifier', 'smart lock', 'coffee grinder',
+  ],
+  professional: [
+    'professional', 'people', 'executive', 'cto', 'ceo', 'cfo', 'coo', 'cmo', 'chief', 'founder', 'co-founder',
+    'head of', 'director', 'manager', 'vp', 'vice president', 'engineer', 'designer', 'marketer', 'recruiter',
+    'consultant', 'product lead', 'team lead',
+  ],
+  company: [
+    'startup', 'start-up', 'company', 'companies', 'firm', 'business', 'scaleup', 'scale-up', 'maker', 'manufacturer',
+    'provider', 'vendor', 'agency', 'brand', 'employer', 'sme', 'fintech', 'insurtech', 'proptech', 'enterprise',
+  ],
+};
+
+/** Tie-break order when two cues start at the same word. */
+const PRIORITY: EntityType[] = [
+  'music_video', 'conference', 'exhibition', 'paper', 'researcher', 'clinician', 'lawyer', 'freelancer', 'book',
+  'news', 'product', 'professional', 'company',
+];
+
+export interface TypeCue {
+  type: EntityType;
+  noun: string;
+  /** Word index of the cue in the text. */
+  at: number;
+}
+
+/** Every entity-type cue in a text, earliest first. */
+export function typeCues(text: string): TypeCue[] {
+  const words = stems(text);
+  const cues: TypeCue[] = [];
+  for (const type of PRIORITY) {
+    for (const noun of TYPE_NOUNS[type]) {
+      const needle = stems(noun);
+      for (let i = 0; i + needle.length <= words.length; i++) {
+        if (needle.every((n, j) => words[i + j] === n)) cues.push({ type, noun, at: i });
+      }
+    }
+  }
+  // Longer cues at the same place first ("music video" over "video"), then kind priority.
+  return cues.sort((a, b) => a.at - b.at || stems(b.noun).length - stems(a.noun).length || PRIORITY.indexOf(a.type) - PRIORITY.indexOf(b.type));
+}
+
+/** The entity kind a query asks for: its earliest cue; company when it names none. */
+export function detectEntityType(query: string): { type: EntityType; noun: string | null } {
+  const cues = typeCues(query);
+  // "news about …" and "papers on …" name the kind even when a company noun comes later.
+  const first = cues[0];
+  if (!first) return { type: 'company', noun: null };
+  // "freelance" as an adjective before a profession still means a freelancer.
+  return { type: first.type, noun: first.noun };
+}
+
+/** True when a text uses a noun of this kind. */
+export function mentionsType(text: string, type: EntityType): boolean {
+  const words = stems(text);
+  return TYPE_NOUNS[type].some((noun) => containsPhrase(words, noun));
+}

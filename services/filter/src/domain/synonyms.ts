@@ -1,0 +1,97 @@
+import { stem, tokens } from './text.js';
+
+/**
+ * Term groups: a query word or phrase and the words pages use for the same thing. A filter criterion
+ * is a list of groups; a passage satisfies it when it contains one phrase of every group.
+ * `broader` lists what Relax adds when loosening.
+ */
+interface SynonymEntry {
+  same: string[];
+  broader?: string[];
+}
+
+const ENTRIES: SynonymEntry[] = [
+  { same: ['AI', 'artificial intelligence', 'AI-native'], broader: ['machine learning', 'deep learning', 'generative AI', 'data'] },
+  { same: ['machine learning', 'ML'], broader: ['AI', 'artificial intelligence', 'deep learning'] },
+  { same: ['fintech', 'financial technology'], broader: ['payments', 'banking', 'insurtech', 'finance'] },
+  { same: ['healthtech', 'health tech', 'digital health'], broader: ['medtech', 'health'] },
+  { same: ['climate tech', 'climatetech', 'cleantech'], broader: ['energy', 'sustainability', 'climate'] },
+  { same: ['cybersecurity', 'cyber security', 'security'] },
+  { same: ['e-commerce', 'ecommerce', 'online retail'] },
+  { same: ['mobility', 'transport'] },
+  { same: ['startup', 'start-up', 'scaleup', 'scale-up'], broader: ['company', 'firm', 'business'] },
+  { same: ['company', 'firm', 'business', 'startup', 'start-up'] },
+  { same: ['raise', 'raised', 'secured', 'closed', 'landed', 'bagged', 'announced'] },
+  { same: ['seed round', 'seed funding', 'seed financing', 'seed investment'] },
+  { same: ['series a', 'series a round'] },
+  { same: ['series b', 'series b round'] },
+  { same: ['round', 'funding', 'financing', 'investment'] },
+  { same: ['launch', 'launched', 'released', 'unveiled', 'introduced'] },
+  { same: ['publish', 'published', 'appeared'] },
+  { same: ['release', 'released', 'premiered', 'dropped'] },
+  { same: ['open', 'opened', 'opening', 'opens', 'runs', 'running'] },
+  { same: ['hire', 'hiring', 'recruiting'] },
+  { same: ['novel', 'book'] },
+  { same: ['researcher', 'scientist', 'professor'] },
+  { same: ['lawyer', 'attorney', 'solicitor'] },
+  { same: ['doctor', 'physician', 'clinician'] },
+  { same: ['cto', 'chief technology officer'] },
+  { same: ['ceo', 'chief executive officer', 'chief executive'] },
+  { same: ['cfo', 'chief financial officer'] },
+  { same: ['conference', 'summit', 'congress'] },
+  { same: ['exhibition', 'exhibit', 'show'] },
+  { same: ['paper', 'preprint', 'study'] },
+  { same: ['ux', 'user experience'] },
+];
+
+/** Multi-word terms kept whole when a clause is split into groups. */
+export const PHRASES = [
+  'series a', 'series b', 'series c', 'series d', 'seed round', 'machine learning', 'artificial intelligence',
+  'deep learning', 'computer vision', 'science fiction', 'climate tech', 'health tech', 'digital health',
+  'employment law', 'intellectual property', 'head of', 'music video', 'graph neural network', 'neural network',
+  'chief technology officer', 'chief executive officer', 'vice president', 'smart thermostat', 'user experience',
+  'family law', 'data protection', 'open source', 'electric bus', 'data centre', 'data center', 'real estate',
+];
+
+function key(phrase: string): string {
+  return tokens(phrase).map(stem).join(' ');
+}
+
+const BY_KEY = new Map<string, SynonymEntry>();
+for (const entry of ENTRIES) {
+  const k = key(entry.same[0]!);
+  if (!BY_KEY.has(k)) BY_KEY.set(k, entry);
+}
+for (const entry of ENTRIES) for (const s of entry.same) if (!BY_KEY.has(key(s))) BY_KEY.set(key(s), entry);
+
+/** A term and the phrases pages use for it. */
+export function synonymGroup(term: string): string[] {
+  const entry = BY_KEY.get(key(term));
+  return entry ? [...new Set([term, ...entry.same])] : [term];
+}
+
+/** The group widened by Relax, or null when nothing broader is known. */
+export function broaderGroup(group: readonly string[]): string[] | null {
+  const entry = BY_KEY.get(key(group[0]!));
+  const broader = entry?.broader?.filter((b) => !group.includes(b)) ?? [];
+  return broader.length > 0 ? [...group, ...broader] : null;
+}
+
+/** Splits a clause into terms: known phrases first, then remaining content words. */
+export function splitTerms(clauseWords: string[]): string[] {
+  const terms: string[] = [];
+  let i = 0;
+  outer: while (i < clauseWords.length) {
+    for (const phrase of PHRASES) {
+      const parts = phrase.split(' ');
+      if (parts.every((p, j) => stem(clauseWords[i + j] ?? '') === stem(p))) {
+        terms.push(clauseWords.slice(i, i + parts.length).join(' '));
+        i += parts.length;
+        continue outer;
+      }
+    }
+    terms.push(clauseWords[i]!);
+    i++;
+  }
+  return terms;
+}

@@ -1,0 +1,136 @@
+/**
+ * Lexical helpers shared by the reasoners: tokens, light stemming, sentence splitting and the
+ * normalised identity key of a name. Pure functions; no I/O.
+ */
+
+const STOPWORDS = new Set([
+  'a', 'an', 'the', 'and', 'or', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from', 'that', 'which',
+  'who', 'whose', 'is', 'are', 'was', 'were', 'be', 'been', 'it', 'its', 'as', 'this', 'these', 'those', 'their',
+  'has', 'have', 'had', 'than', 'into', 'about', 'all', 'any', 'some', 'me', 'find', 'list', 'show', 'give',
+  'based', 'located', 'headquartered', 'during', 'since', 'last', 'past', 'recently', 'new', 'our', 'we',
+]);
+
+/** Lowercase word tokens; hyphens and punctuation split words ("Berlin-based" → berlin, based). */
+export function tokens(text: string): string[] {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}€$£]+/gu) ?? []
+  );
+}
+
+/** Words whose final letters are not a suffix ("news" is not the plural of "new"). */
+const UNSTEMMED = new Set(['news', 'series', 'always', 'business', 'analysis', 'press', 'species', 'physics', 'need', 'speed', 'seed', 'feed']);
+
+/** Light suffix stripping so "raised"/"raises"/"raise" and "startups"/"startup" meet. */
+export function stem(word: string): string {
+  const w = word.toLowerCase();
+  if (w.length <= 3 || UNSTEMMED.has(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
+  for (const suffix of ['ing', 'ed', 'es', 's', 'e']) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !(suffix === 's' && w.endsWith('ss'))) {
+      return w.slice(0, -suffix.length);
+    }
+  }
+  return w;
+}
+
+export function stems(text: string): string[] {
+  return tokens(text).map(stem);
+}
+
+/** Content words of a phrase: tokens minus stopwords. */
+export function contentWords(text: string): string[] {
+  return tokens(text).filter((t) => !STOPWORDS.has(t));
+}
+
+/**
+ * True when the stemmed token sequence of `phrase` occurs contiguously in `haystackStems`.
+ * Phrase matching on tokens, so "AI" never matches inside "said".
+ */
+export function containsPhrase(haystackStems: readonly string[], phrase: string): boolean {
+  const needle = stems(phrase);
+  if (needle.length === 0) return false;
+  outer: for (let i = 0; i + needle.length <= haystackStems.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystackStems[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** True when any synonym of the group occurs in the stems. */
+export function matchesGroup(haystackStems: readonly string[], group: readonly string[]): string | null {
+  for (const phrase of group) if (containsPhrase(haystackStems, phrase)) return phrase;
+  return null;
+}
+
+const ABBREVIATIONS = new Set(['dr', 'prof', 'mr', 'mrs', 'ms', 'st', 'inc', 'ltd', 'co', 'corp', 'vs', 'no', 'jr', 'sr', 'e.g', 'i.e', 'approx']);
+
+/**
+ * Sentences of a text, each a verbatim substring of it. Splits after . ! ? followed by space and an
+ * upper-case letter, digit or opening quote, except after common abbreviations ("Dr. Berg").
+ */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  const boundary = /[.!?][”"')]?\s+(?=[\p{Lu}\p{N}“"‘(#])/gu;
+  let m: RegExpExecArray | null;
+  while ((m = boundary.exec(text)) !== null) {
+    const before = text.slice(start, m.index);
+    const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
+    if (text[m.index] === '.' && (ABBREVIATIONS.has(lastWord) || /^\p{Lu}$/u.test(lastWord))) continue;
+    const end = m.index + m[0].trimEnd().length;
+    const piece = text.slice(start, end).trim();
+    if (piece) out.push(piece);
+    start = m.index + m[0].length;
+  }
+  const rest = text.slice(start).trim();
+  if (rest) out.push(rest);
+  return out;
+}
+
+const LEGAL_SUFFIXES = /\b(gmbh|ag|ug|kg|se|inc|llc|ltd|limited|plc|corp|corporation|co|sas|sarl|sa|srl|bv|nv|oy|ab|as|pty)\b\.?/g;
+const TITLES = /^(dr|prof|professor|mr|mrs|ms)\b\.?\s+/;
+
+/** Normalised identity of a name: lowercase, no diacritics, titles, legal suffixes or punctuation. */
+export function normaliseKey(name: string): string {
+  let s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[“”"‘’']/g, '')
+    .trim();
+  while (TITLES.test(s)) s = s.replace(TITLES, '');
+  s = s.replace(LEGAL_SUFFIXES, ' ');
+  return s.replace(/[^\p{L}\p{N}]+/gu, ' ').trim().replace(/\s+/g, ' ');
+}
+
+/** Case-sensitive check that a quoted text really is in the page (whitespace-tolerant). */
+export function occursIn(haystack: string, needle: string): boolean {
+  if (!needle.trim()) return false;
+  return haystack.includes(needle);
+}
+
+/**
+ * Sentences of a fetched page, each a substring of its text: split within each passage (so a heading
+ * passage stays apart), with a heading that ran into the first sentence cut off.
+ */
+export function pageSentences(page: { text: string; title: string; passages: readonly string[] }): string[] {
+  const blocks = page.passages.length > 0 ? page.passages.filter((p) => page.text.includes(p)) : [page.text];
+  const out: string[] = [];
+  for (const block of blocks.length > 0 ? blocks : [page.text]) {
+    for (let s of sentences(block)) {
+      const title = page.title.trim();
+      // Only when a new sentence follows: "Dr. Berg is a …" must keep its subject.
+      if (title && s.startsWith(title) && /^\s+[\p{Lu}\p{N}“"]/u.test(s.slice(title.length))) {
+        out.push(title);
+        s = s.slice(title.length).trim();
+      }
+      s = s.replace(/^#+\s+/, '');
+      if (s) out.push(s);
+    }
+  }
+  return [...new Set(out)];
+}
