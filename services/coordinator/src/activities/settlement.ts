@@ -1,0 +1,61 @@
+import type { Billing, Clock, EventLog, Logger, RunDoc, RunLease, Store, TerminalPatch } from '@leadfinder/platform';
+import { microsToUsdDisplay, microsToUsdNumber } from '@leadfinder/wire';
+import { TAIL_STAGE } from '../pipeline/where.js';
+import { RunEmitter } from './emitter.js';
+
+export interface SettlementDeps {
+  store: Store;
+  billing: Billing;
+  events: EventLog;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * Makes the run terminal (fenced by the lease) and settles its hold in the same step: charge what it
+ * spent, release the rest. Returns false when the run was already terminal or the lease was lost.
+ * A settle that fails here is finished later by billing.reconcile() (the run is then `settled: false`).
+ */
+export async function finishAndSettle(deps: SettlementDeps, run: RunDoc, lease: RunLease | null, patch: TerminalPatch): Promise<boolean> {
+  const finished = await deps.store.runs.finish(run.id, lease, patch);
+  if (!finished) return false;
+  const after = (await deps.store.runs.get(run.id).catch(() => null)) ?? { ...run, ...patch, lease };
+  try {
+    await deps.billing.settle(after);
+  } catch (error) {
+    deps.logger.error('settlement failed; the reconciler will finish it', { runId: run.id, error: String(error) });
+  }
+  return true;
+}
+
+/**
+ * Ends a run nobody is driving any more as `interrupted` (`where` kept), charged its persisted spend.
+ * The only event is a `cost` (stage `Interrupted`) with the charge, so the run's last `cost` figure is
+ * exactly what it was charged even when its driver died between persisting spend and announcing it.
+ */
+export async function interruptRun(deps: SettlementDeps, run: RunDoc, lease: RunLease, stopReason: 'deadline' | null): Promise<boolean> {
+  const charge = Math.min(run.spendMicrousd, run.holdMicrousd);
+  const emitter = new RunEmitter(deps.events, run.id, deps.clock, { dedupePrefix: `${run.id}:interrupted:${lease.epoch}` });
+  try {
+    await emitter.emit({ type: 'cost', stage: TAIL_STAGE.interrupted, usd: microsToUsdNumber(charge) });
+  } catch (error) {
+    deps.logger.warn('could not append the interruption cost event', { runId: run.id, error: String(error) });
+  }
+  const finished = await finishAndSettle(deps, run, lease, {
+    status: 'interrupted',
+    where: run.where,
+    spendMicrousd: run.spendMicrousd,
+    chargeMicrousd: charge,
+    usdDisplay: microsToUsdDisplay(charge),
+    stopReason,
+    result: null,
+    finishedAt: new Date(deps.clock.now()).toISOString(),
+  });
+  if (finished) deps.logger.info('run interrupted', { runId: run.id, where: run.where, stopReason });
+  return finished;
+}
+
+/** Deadline passed by this clock? Then an interruption carries stopReason `deadline`. */
+export function deadlineReason(run: RunDoc, now: number): 'deadline' | null {
+  return Date.parse(run.deadlineAt) <= now ? 'deadline' : null;
+}

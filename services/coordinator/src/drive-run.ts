@@ -1,0 +1,93 @@
+import type { Candidate, FetchedPage, SearchHit } from '@leadfinder/wire';
+import { mapBounded } from './activities/pool.js';
+import { runFunnel } from './funnel.js';
+import { selectPagesToOpen, uniqueHits } from './pipeline/selection.js';
+import { roundWhere, WHERE_PLANNING } from './pipeline/where.js';
+import type { RunSteps } from './run-steps.js';
+
+/**
+ * Drives a claimed run from planning until it has `target` rows or runs out of fresh queries (or pages).
+ * Returns normally for a `done` run; any other end (stop, deadline, budget, lease loss, failure) is thrown
+ * and classified by the actor.
+ */
+export async function driveRun(steps: RunSteps): Promise<void> {
+  const { run, state, research } = steps;
+  await steps.enter(WHERE_PLANNING);
+  const plan = await research.plan({ query: run.query, now: run.createdAt, sites: run.sites });
+  state.setPlan(plan);
+  await steps.afterSpend();
+  await steps.emit({
+    type: 'plan',
+    entity_type: plan.entityType,
+    filters: state.descriptors(),
+    queries: [...plan.queries],
+    date_range: plan.dateRange ? { ...plan.dateRange } : null,
+    sites: [...plan.sites.domains],
+    page_types: [...plan.sites.pageTypes],
+    target: run.target,
+    speed: run.speed,
+    relax: run.relax,
+  });
+
+  let emptyRounds = 0;
+  for (let round = 1; round <= steps.tuning.maxRounds; round += 1) {
+    await steps.enter(roundWhere(round, 'searching'));
+    const proposed = round === 1 ? plan.queries : await research.queries({ plan, round, used: [...state.usedQueries] });
+    const queries = [...new Set(proposed.map((q) => q.trim()).filter((q) => q && !state.usedQueries.includes(q)))];
+    if (queries.length === 0) return; // exhausted: nothing new to search for
+    const hits: SearchHit[] = [];
+    try {
+      for (const query of queries) {
+        steps.checkpoint();
+        state.usedQueries.push(query);
+        hits.push(...(await research.search({
+          query,
+          domains: plan.sites.domains,
+          publishedAfter: plan.dateRange?.from ?? null,
+          page: 1,
+          limit: steps.tuning.searchLimit,
+        })));
+      }
+    } finally {
+      await steps.afterSpend().catch(() => undefined);
+    }
+    const roundHits = uniqueHits(hits);
+
+    await steps.enter(roundWhere(round, 'screening'));
+    const scores = roundHits.length > 0 ? await research.screen({ plan, hits: roundHits }) : [];
+    await steps.afterSpend();
+    const urls = selectPagesToOpen(roundHits, scores, run.speed, state.openedUrls);
+
+    await steps.enter(roundWhere(round, 'opening pages'));
+    let pages: (FetchedPage | null)[] = [];
+    try {
+      pages = await mapBounded(urls, steps.tuning.fetchParallelism, async (url) => {
+        steps.checkpoint();
+        const page = await research.fetchPage(url);
+        state.openedUrls.add(url);
+        if (page) state.addPage(page);
+        return page;
+      });
+    } finally {
+      await steps.afterSpend().catch(() => undefined);
+    }
+
+    await steps.enter(roundWhere(round, 'extracting'));
+    const opened = pages.filter((p): p is FetchedPage => p !== null);
+    const extracted = await mapBounded(opened, steps.tuning.extractParallelism, (page) => {
+      steps.checkpoint();
+      return research.extract({ plan, page, round });
+    });
+    await steps.afterSpend();
+    const candidates: Candidate[] = extracted.flat().map((c) => ({ ...c, round }));
+    const fresh = state.pool.add(candidates);
+
+    await runFunnel(steps, round, fresh);
+    const rows = state.rows();
+    await steps.emit({ type: 'progress', have: rows.length, target: run.target, round, leads: rows });
+    if (rows.length >= run.target) return;
+
+    emptyRounds = urls.length === 0 && fresh.length === 0 ? emptyRounds + 1 : 0;
+    if (emptyRounds >= steps.tuning.maxEmptyRounds) return;
+  }
+}

@@ -1,0 +1,83 @@
+import type { Clock, Logger, RunLease, RunStore, WorkItem } from '@leadfinder/platform';
+
+/**
+ * Lease settings, field by field (convention 14):
+ * - ttlMs (LEADFINDER_LEASE_TTL_MS, ≤ 30 s): how long a claim or renewal holds the run. A dead
+ *   coordinator's run is found by another replica after at most ttl + one reaper period.
+ * - renew interval = ttl / 3: two renewals may fail (store hiccup) before the lease can lapse.
+ * - no backoff/jitter between renewals: a failed renewal is simply tried again at the next tick; the
+ *   lease counts as lost as soon as the store refuses it (another owner or epoch) or the last good
+ *   renewal has expired by our clock.
+ */
+export interface LeaseKeeperOptions {
+  runs: RunStore;
+  runId: string;
+  lease: RunLease;
+  ttlMs: number;
+  clock: Clock;
+  logger: Logger;
+  /** The dispatch message, kept alive alongside (JetStream in-progress ack). */
+  item: WorkItem | null;
+  onLost: () => void;
+}
+
+export class LeaseKeeper {
+  private current: RunLease;
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private lost = false;
+
+  constructor(private readonly o: LeaseKeeperOptions) {
+    this.current = o.lease;
+  }
+
+  get lease(): RunLease {
+    return this.current;
+  }
+  get isLost(): boolean {
+    return this.lost;
+  }
+
+  start(): void {
+    const interval = Math.max(50, Math.floor(this.o.ttlMs / 3));
+    this.timer = setInterval(() => {
+      if (!this.ticking) this.ticking = this.renew().then(() => undefined).finally(() => (this.ticking = null));
+    }, interval);
+    this.timer.unref?.();
+  }
+
+  /** Renew now; false when the lease is lost (then onLost has been called). */
+  async renew(): Promise<boolean> {
+    if (this.lost) return false;
+    try {
+      const renewed = await this.o.runs.renew(this.o.runId, this.current, this.o.ttlMs, this.o.clock.now());
+      if (!renewed) {
+        this.markLost();
+        return false;
+      }
+      this.current = renewed;
+      await this.o.item?.working().catch((error: unknown) => {
+        this.o.logger.debug('in-progress ack failed', { runId: this.o.runId, error: String(error) });
+      });
+      return true;
+    } catch (error) {
+      this.o.logger.warn('lease renewal failed', { runId: this.o.runId, error: String(error) });
+      if (this.o.clock.now() >= this.current.expiresAt) this.markLost();
+      return !this.lost;
+    }
+  }
+
+  /** Called when a fenced write was refused: the lease belongs to someone else now. */
+  markLost(): void {
+    if (this.lost) return;
+    this.lost = true;
+    this.o.logger.warn('lease lost', { runId: this.o.runId });
+    this.o.onLost();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.ticking;
+  }
+}

@@ -1,0 +1,65 @@
+import type { FetchedPage, FilterDescriptor, FilterVerdictEntry, FunnelFilter, ResearchPlan, ResultRow } from '@leadfinder/wire';
+import { CandidatePool } from './merge.js';
+import { buildRow, truncateRows } from './rows.js';
+import { WHERE_QUEUED } from './where.js';
+
+interface PassedEntry {
+  key: string;
+  byFilter: FilterVerdictEntry[];
+  round: number;
+}
+
+/** Everything one drive of a run knows, in memory. Pure: no I/O, no clock. */
+export class RunState {
+  where = WHERE_QUEUED;
+  plan: ResearchPlan | null = null;
+  /** The funnel as it stands (loosened filters replace their originals). */
+  filters: FunnelFilter[] = [];
+  /** The filters as planned, by position; kept to tell which rows needed a loosened one. */
+  originalFilters: FunnelFilter[] = [];
+  /** Positions of filters Relax was already asked about (once per filter per run). */
+  readonly relaxTried = new Set<number>();
+  readonly pool = new CandidatePool();
+  readonly usedQueries: string[] = [];
+  readonly openedUrls = new Set<string>();
+  private readonly pages = new Map<string, FetchedPage>();
+  private readonly passed: PassedEntry[] = [];
+
+  constructor(readonly target: number) {}
+
+  setPlan(plan: ResearchPlan): void {
+    this.plan = plan;
+    this.filters = plan.filters.map((f) => ({ ...f }));
+    this.originalFilters = plan.filters.map((f) => ({ ...f }));
+  }
+
+  addPage(page: FetchedPage): void {
+    this.pages.set(page.url, page);
+    this.pages.set(page.finalUrl, page);
+  }
+  /** The fetched pages behind these URLs (a candidate's sources), each once. */
+  pagesFor(urls: readonly string[]): FetchedPage[] {
+    const out = new Set<FetchedPage>();
+    for (const url of urls) {
+      const page = this.pages.get(url);
+      if (page) out.add(page);
+    }
+    return [...out];
+  }
+
+  addPassed(key: string, byFilter: FilterVerdictEntry[], round: number): void {
+    this.passed.push({ key, byFilter, round });
+  }
+
+  /** Rows so far, at most `target`, built from the latest merged view of each candidate. */
+  rows(): ResultRow[] {
+    return truncateRows(this.passed, this.target).map((p) => buildRow(this.pool.get(p.key)!, p.byFilter, p.round));
+  }
+  get rowCount(): number {
+    return Math.min(this.passed.length, this.target);
+  }
+
+  descriptors(): FilterDescriptor[] {
+    return this.filters.map((f) => ({ index: f.index, title: f.title, criterion: f.criterion }));
+  }
+}

@@ -1,0 +1,53 @@
+import { CancelledError, DeadlineExceededError, LeadfinderError, LeaseLostError } from '@leadfinder/platform';
+import type { RunOutcome } from './pipeline/tail.js';
+
+/** The stop flag was raised: the run unwinds and ends `stopped`. */
+export class StopRequestedError extends CancelledError {
+  constructor(readonly runId: string) {
+    super(`stop requested for run ${runId}`);
+    this.name = 'StopRequestedError';
+  }
+}
+/** The run passed its deadlineAt while this coordinator drove it: it ends `interrupted` (deadline). */
+export class RunDeadlineError extends DeadlineExceededError {
+  constructor(readonly runId: string, readonly deadlineAt: string) {
+    super(`run ${runId} passed its deadline ${deadlineAt}`, { retryable: false });
+    this.name = 'RunDeadlineError';
+  }
+}
+/** The next priced step would cross the spend ceiling (or the hold): the run ends `budget_exhausted`. */
+export class BudgetExhaustedError extends LeadfinderError {
+  constructor(readonly runId: string, readonly spendMicrousd: number, readonly capMicrousd: number) {
+    super('LF_ERR_CANCELLED', `run ${runId} reached its spend cap`);
+    this.name = 'BudgetExhaustedError';
+  }
+}
+/** The coordinator is shutting down past its grace period: the run is left to lapse, nothing written. */
+export class CoordinatorShutdownError extends CancelledError {
+  constructor() {
+    super('coordinator shutting down');
+    this.name = 'CoordinatorShutdownError';
+  }
+}
+
+/** What to do once the driving code threw: write a tail (an outcome), or leave the run untouched. */
+export type EndDecision = { write: true; outcome: RunOutcome } | { write: false; why: 'lease_lost' | 'shutdown' };
+
+/**
+ * Maps what ended the drive to an outcome. The signal's reason wins over the thrown error: a port that
+ * was aborted may throw anything (AbortError, CancelledError, a gRPC status).
+ */
+export function decideEnd(thrown: unknown, signal: AbortSignal): EndDecision {
+  const cause = signal.aborted ? signal.reason : thrown;
+  if (cause instanceof LeaseLostError) return { write: false, why: 'lease_lost' };
+  if (cause instanceof CoordinatorShutdownError) return { write: false, why: 'shutdown' };
+  if (cause instanceof StopRequestedError) return { write: true, outcome: { kind: 'stopped' } };
+  if (cause instanceof RunDeadlineError) return { write: true, outcome: { kind: 'deadline' } };
+  if (cause instanceof BudgetExhaustedError) return { write: true, outcome: { kind: 'budget_exhausted' } };
+  return { write: true, outcome: { kind: 'error', message: errorMessage(thrown) } };
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  return 'the search could not finish';
+}
