@@ -20,7 +20,7 @@ const PRIVATE_V6 = ['fc00::/7', 'fe80::/10'];
 
 const deployment = (objs: K8sObject[], role: RoleName) => named(objs, 'Deployment', `lf-leadfinder-${role}`);
 const container = (objs: K8sObject[], role: RoleName) => deployment(objs, role).spec.template.spec.containers[0];
-const envOf = (objs: K8sObject[], role: RoleName): { name: string; value?: string; valueFrom?: any }[] =>
+const envOf = (objs: K8sObject[], role: RoleName): { name: string; value?: string; valueFrom?: Record<string, { name: string; key: string; optional?: boolean }> }[] =>
   container(objs, role).env;
 const policy = (objs: K8sObject[], role: RoleName) => named(objs, 'NetworkPolicy', `lf-leadfinder-${role}`);
 
@@ -271,6 +271,7 @@ describe('values.yaml, its @param comments and values.schema.json', () => {
   const schema = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8'));
 
   /** Paths down to the leaves, stopping at free-form maps and lists (resources, affinity, extraEnv…). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walks arbitrary JSON Schema
   function schemaPaths(node: any, prefix: string): string[] {
     const resolved = node.$ref ? schema.definitions[node.$ref.split('/').pop()] : node;
     if (resolved.type !== 'object' || !resolved.properties) return [prefix];

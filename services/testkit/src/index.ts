@@ -5,5 +5,5 @@
  * const url = await serverUrl('nats');
  * describe.skipIf(!url)('JetStream event log', () => { ... });
  */
-export { serverUrl, serversRequired, recordSkippedSuite, stopStartedServers, uniqueName, SKIPPED_SUITES_FILE } from './servers.js';
-export type { ServerKind } from './servers.js';
+export { serverUrl, toolPath, serversRequired, recordSkippedSuite, stopStartedServers, uniqueName, SKIPPED_SUITES_FILE } from './servers.js';
+export type { ServerKind, ToolKind } from './servers.js';

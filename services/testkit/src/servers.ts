@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 /**
  * Real servers for integration tests. URLs come from the environment (`.ci/run` starts the servers and
@@ -8,11 +8,40 @@ import { join } from 'node:path';
  * LEADFINDER_TEST_REQUIRE_SERVERS=1 a missing server is a failure instead.
  */
 export type ServerKind = 'mongodb' | 'nats';
+/** Programs some suites drive (found on PATH or at the usual place, or named by the environment). */
+export type ToolKind = 'helm' | 'chromium';
 
-const ENV: Record<ServerKind, string> = {
+const ENV: Record<ServerKind | ToolKind, string> = {
   mongodb: 'LEADFINDER_TEST_MONGODB_URL',
   nats: 'LEADFINDER_TEST_NATS_URL',
+  helm: 'LEADFINDER_TEST_HELM_BIN',
+  chromium: 'LEADFINDER_TEST_CHROMIUM_BIN',
 };
+
+const TOOL_CANDIDATES: Record<ToolKind, string[]> = {
+  helm: ['helm', join(process.env.HOME ?? '/root', 'go', 'bin', 'helm')],
+  chromium: ['chromium', '/usr/bin/chromium', 'chromium-browser'],
+};
+
+/**
+ * The path of a tool a suite needs, or null when it is not installed (the caller then skips and records).
+ * Throws under LEADFINDER_TEST_REQUIRE_SERVERS=1.
+ */
+export function toolPath(kind: ToolKind): string | null {
+  const fromEnv = process.env[ENV[kind]];
+  const candidates = fromEnv ? [fromEnv] : TOOL_CANDIDATES[kind];
+  for (const candidate of candidates) {
+    if (candidate.includes('/')) {
+      if (existsSync(candidate)) return candidate;
+      continue;
+    }
+    for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+      if (dir && existsSync(join(dir, candidate))) return join(dir, candidate);
+    }
+  }
+  if (serversRequired()) throw new Error(`${kind} is not installed (set ${ENV[kind]}), but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
+  return null;
+}
 
 export const SKIPPED_SUITES_FILE = join(process.cwd(), 'test-artifacts', 'skipped-suites.jsonl');
 
@@ -64,7 +93,7 @@ export async function serverUrl(kind: ServerKind): Promise<string | null> {
 }
 
 /** Record that a suite could not run for want of a server, for the closing summary of `npm test`. */
-export function recordSkippedSuite(suite: string, kind: ServerKind): void {
+export function recordSkippedSuite(suite: string, kind: ServerKind | ToolKind): void {
   mkdirSync(join(process.cwd(), 'test-artifacts'), { recursive: true });
   appendFileSync(SKIPPED_SUITES_FILE, JSON.stringify({ suite, kind, env: ENV[kind] }) + '\n');
 }

@@ -1,0 +1,94 @@
+/**
+ * The `leadfinder` command. `serve` runs the service (every role in one process by default, or one role
+ * with `--role`); `admin` wraps the admin API; the other commands are the client CLI.
+ * This file is the only one that touches the process: argv, exit codes, signals.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, Role, createLogger, loadConfig } from '@leadfinder/platform';
+import { StartupError } from './serve/adapters.js';
+import { startService } from './serve/serve.js';
+
+const USAGE = `usage:
+  leadfinder serve [--role all|edge|coordinator|fetcher|filter]
+  leadfinder admin account create|show|topup|close|delete|session … [--json]
+  leadfinder search "query" [--target N] [--speed fast|advanced] [--sites a.com,b.com] [--no-relax] [--format table|csv|json|jsonl] [--out FILE]
+  leadfinder runs | show <id> | stop <id> | keys create <name>|list|revoke <id>`;
+
+async function serve(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: { role: { type: 'string' } }, allowPositionals: true });
+  const roleParse = Role.safeParse(values.role ?? positionals[0] ?? 'all');
+  if (!roleParse.success) {
+    process.stderr.write(`leadfinder: --role must be one of ${Role.options.join(', ')}\n`);
+    return 2;
+  }
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`leadfinder: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.LEADFINDER_LOG_LEVEL, name: `leadfinder-${roleParse.data}` });
+  let service;
+  try {
+    service = await startService(config, roleParse.data, logger);
+  } catch (error) {
+    if (error instanceof StartupError || error instanceof ConfigError) {
+      process.stderr.write(`leadfinder: ${error.message}\n`);
+      return 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`leadfinder: start-up failed: ${message}\n`);
+    logger.error('start-up failed', { error: error instanceof Error ? error.stack : String(error) });
+    return 1;
+  }
+  if (service.url) process.stderr.write(`leadfinder: listening on ${service.url}\n`);
+  return await new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        process.stderr.write(`leadfinder: ${signal} again, exiting now\n`);
+        process.exit(130);
+      }
+      stopping = true;
+      logger.info('draining', { signal });
+      service.stop().then(() => resolve(0), () => resolve(1));
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+    case undefined:
+      return serve(rest);
+    case 'admin': {
+      const { runAdminCommand } = await import('./admin.js');
+      return runAdminCommand(rest, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+    }
+    case 'search': case 'runs': case 'show': case 'stop': case 'keys': {
+      const { runClientCommand } = await import('./client-commands.js');
+      return runClientCommand(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+    }
+    case '--help': case '-h': case 'help':
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    default:
+      process.stderr.write(`leadfinder: unknown command "${command}"\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`leadfinder: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,82 @@
+import { mkdir, access, constants } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  connectNats, createBilling, createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags,
+  createInProcessWorkQueue, createMongoStore, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue,
+  systemClock,
+} from '@leadfinder/platform';
+import type { Billing, Config, EventLog, Logger, NatsHandle, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+
+/** The storage and messaging adapters chosen by configuration: embedded unless URLs are set. */
+export interface Infrastructure {
+  store: Store;
+  events: EventLog;
+  work: WorkQueue;
+  stops: StopFlags;
+  billing: Billing;
+  mode: { storage: 'embedded' | 'mongodb'; messaging: 'embedded' | 'nats' };
+  close(): Promise<void>;
+}
+
+/** A start-up problem worth one clear line (no stack trace). */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+export async function ensureDataDir(dir: string): Promise<string> {
+  const path = resolve(dir);
+  try {
+    await mkdir(path, { recursive: true });
+    await access(path, constants.R_OK | constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new StartupError(`LEADFINDER_DATA_DIR: cannot use ${path} as the data dir (${code})`);
+  }
+  return path;
+}
+
+export async function openInfrastructure(config: Config, logger: Logger, needsData: boolean): Promise<Infrastructure> {
+  const dataDir = needsData ? await ensureDataDir(config.LEADFINDER_DATA_DIR) : resolve(config.LEADFINDER_DATA_DIR);
+  const closers: (() => Promise<void>)[] = [];
+
+  let store: Store;
+  if (config.LEADFINDER_MONGODB_URL) {
+    store = await createMongoStore({ url: config.LEADFINDER_MONGODB_URL, dbName: config.LEADFINDER_MONGODB_DB, logger: logger.child({ component: 'mongo' }) });
+  } else {
+    store = await createEmbeddedStore({ dataDir: join(dataDir, 'store'), logger: logger.child({ component: 'store' }) });
+  }
+  closers.push(() => store.close());
+
+  let events: EventLog;
+  let work: WorkQueue;
+  let stops: StopFlags;
+  let nats: NatsHandle | undefined;
+  if (config.LEADFINDER_NATS_URL) {
+    nats = await connectNats({ url: config.LEADFINDER_NATS_URL, name: 'leadfinder', logger: logger.child({ component: 'nats' }) });
+    events = await createNatsEventLog({ nats, logger: logger.child({ component: 'events' }) });
+    work = await createNatsWorkQueue({ nats, logger: logger.child({ component: 'work' }) });
+    stops = await createNatsStopFlags({ nats, logger: logger.child({ component: 'stops' }) });
+  } else {
+    events = await createEmbeddedEventLog({ dataDir: join(dataDir, 'events'), logger: logger.child({ component: 'events' }) });
+    work = createInProcessWorkQueue({ logger: logger.child({ component: 'work' }) });
+    stops = createInProcessStopFlags();
+  }
+  // Close order: consumers of messaging first, then the connection, then storage.
+  closers.unshift(async () => {
+    await stops.close();
+    await work.close();
+    await events.close();
+    await nats?.close();
+  });
+
+  const billing = createBilling({ store, clock: systemClock, logger: logger.child({ component: 'billing' }) });
+  return {
+    store, events, work, stops, billing,
+    mode: { storage: config.LEADFINDER_MONGODB_URL ? 'mongodb' : 'embedded', messaging: config.LEADFINDER_NATS_URL ? 'nats' : 'embedded' },
+    async close() {
+      for (const close of closers) {
+        await close().catch((error: unknown) => logger.warn('close failed', { error: String(error) }));
+      }
+    },
+  };
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, then every vitest suite. Suites that need a real server (MongoDB-wire,
+// NATS JetStream, helm) run when `.ci/run` has started them (or Docker is reachable); otherwise they are
+// skipped and named loudly at the end with the one command that runs them.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+
+const artifacts = 'test-artifacts';
+mkdirSync(artifacts, { recursive: true });
+rmSync(`${artifacts}/skipped-suites.jsonl`, { force: true });
+
+function step(title, cmd, args) {
+  process.stdout.write(`\n▶ ${title}\n`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  return r.status ?? 1;
+}
+
+let failed = false;
+if (step('typecheck (tsc --noEmit)', 'npx', ['tsc', '-p', 'tsconfig.json']) !== 0) failed = true;
+if (step('lint (eslint)', 'npx', ['eslint', '.', '--max-warnings=0']) !== 0) failed = true;
+const vitestStatus = step('tests (vitest)', 'npx', [
+  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${artifacts}/vitest.json`,
+  ...process.argv.slice(2),
+]);
+if (vitestStatus !== 0) failed = true;
+
+let summary = null;
+try {
+  const r = JSON.parse(readFileSync(`${artifacts}/vitest.json`, 'utf8'));
+  summary = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + (r.numTodoTests ?? 0) };
+} catch {
+  // vitest did not write its report (it crashed); the exit status already says so.
+}
+
+if (existsSync(`${artifacts}/skipped-suites.jsonl`)) {
+  const rows = readFileSync(`${artifacts}/skipped-suites.jsonl`, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const unique = [...new Map(rows.map((r) => [r.suite, r])).values()];
+  const bar = '!'.repeat(78);
+  console.log(`\n${bar}\n!! ${unique.length} SUITE(S) COULD NOT RUN: no real server was available for them\n${bar}`);
+  for (const r of unique) console.log(`!!   - ${r.suite}  (needs ${r.kind}: set ${r.env})`);
+  console.log(`!! Run every suite on real servers with:  bash .ci/run\n${bar}`);
+}
+
+if (summary) console.log(`\ntests: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`);
+process.exit(failed ? 1 : 0);
