@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { recordSkippedSuite, toolPath } from '@leadfinder/testkit';
+import { startFakeWeb } from '../support/fake-web.js';
 import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
 
@@ -109,15 +110,37 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
     expect(await row.innerText()).toMatch(/done[\s\S]*\$\d+\.\d{2,4}/);
   });
 
-  it('stops another search and keeps the rows that passed', async () => {
-    await page.getByLabel('What are you looking for?').fill('companies in Europe that raised money');
-    await page.getByLabel('Rows wanted').fill('500');
-    await page.getByRole('button', { name: 'Start search' }).click();
-    await expect.poll(() => page.locator('#run-status').innerText()).toBe('running');
-    await page.getByRole('button', { name: 'Stop' }).click();
-    await expect.poll(() => page.locator('#run-status').innerText(), { timeout: 10_000 }).toMatch(/^(stopped|done)$/);
-    await page.screenshot({ path: join(shots, '04-stopped.png'), fullPage: true });
-  });
+  it('stops a running search from the Stop button and shows the stopped run', async () => {
+    // A second server behind the fake public web (SearXNG on loopback) whose searches answer slowly,
+    // so the run is certainly still running when Stop is pressed.
+    const web = await startFakeWeb();
+    const slow = await startServerProcess({ env: web.resolveEnv });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      web.setSearchDelay(5_000);
+      const p = await context.newPage();
+      await p.goto(`${slow.url}/?panel=keys`);
+      await p.getByLabel('Email').fill('grace@example.com');
+      await p.getByRole('button', { name: 'Sign in (development)' }).click();
+      await expect.poll(() => p.locator('#panel-keys').isVisible()).toBe(true);
+      await p.getByRole('button', { name: 'Search' }).click();
+      await p.getByLabel('What are you looking for?').fill('companies in Europe that raised money');
+      await p.getByLabel('Rows wanted').fill('50');
+      await p.getByRole('button', { name: 'Start search' }).click();
+      await expect.poll(() => p.locator('#run-where').innerText()).toMatch(/searching/);
+      const pressed = Date.now();
+      await p.getByRole('button', { name: 'Stop' }).click();
+      await expect.poll(() => p.locator('#run-status').innerText(), { timeout: 10_000 }).toBe('stopped');
+      expect(Date.now() - pressed).toBeLessThan(5_000);
+      expect(await p.locator('#run-message').innerText()).toContain('Stopped');
+      await expect.poll(() => p.locator('#run-list tr').first().innerText()).toMatch(/stopped/);
+      await p.screenshot({ path: join(shots, '04-stopped.png'), fullPage: true });
+    } finally {
+      await context.close();
+      await slow.stop();
+      await web.close();
+    }
+  }, 60_000);
 
   it('is readable on a 375 px wide screen', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
