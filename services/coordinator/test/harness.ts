@@ -2,14 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createBilling, createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue,
-  loadConfig, randomIds, silentLogger, systemClock, type Billing, type Config, type EventLog, type FetcherPort,
-  type FilterPort, type RunDoc, type StopFlags, type Store, type WorkQueue,
+  createBilling, createEmbeddedStore, loadConfig, randomIds, silentLogger, systemClock, type Billing, type Config,
+  type EventLog, type FetcherPort, type FilterPort, type RunDoc, type StopFlags, type Store, type WorkQueue,
 } from '@leadfinder/platform';
 import { RESERVATION_MICROUSD, type RunEvent } from '@leadfinder/wire';
 import { createCoordinator, type Coordinator, type CoordinatorOptions } from '../src/index.js';
+import { KillSwitch } from './kill-switch.js';
+import { embeddedPorts, type PortsFactory, type ProcessPorts } from './ports.js';
 
-/** Real embedded adapters in a temporary data dir, plus helpers to create accounts and runs. */
+/**
+ * Real adapters: the embedded store in a temporary data dir, and the event log, work queue and stop
+ * flags of `ports` (embedded by default, or JetStream), plus helpers to create accounts and runs.
+ * `events`, `work` and `stops` are the submitting side's handles (what the edge would hold).
+ */
 export interface Harness {
   config: Config;
   store: Store;
@@ -18,29 +23,52 @@ export interface Harness {
   stops: StopFlags;
   billing: Billing;
   accountId: string;
+  /** A coordinator on the harness's coordinator-side handles (a connection of its own on JetStream). */
   coordinator(fetcher: FetcherPort, filter: FilterPort, extra?: Partial<CoordinatorOptions>): Coordinator;
+  /** Another coordinator process, with its own handles on the shared ports, that the test can kill -9. */
+  replica(): Promise<Replica>;
   /** Inserts a running run with its 5.00 hold reserved; does not enqueue it. */
   createRun(fields?: Partial<RunDoc>): Promise<RunDoc>;
   submit(fields?: Partial<RunDoc>): Promise<RunDoc>;
   waitTerminal(runId: string, timeoutMs?: number): Promise<RunDoc>;
   eventsOf(runId: string): Promise<RunEvent[]>;
+  /** Work messages not yet acked, where the queue can tell (JetStream); undefined otherwise. */
+  backlog?: () => Promise<number>;
   close(): Promise<void>;
 }
 
-export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+export interface Replica {
+  coordinator(fetcher: FetcherPort, filter: FilterPort, extra?: Partial<CoordinatorOptions>): Coordinator;
+  /** The process dies: every port call it makes from now on fails and its connections drop, unflushed. */
+  kill(): Promise<void>;
+}
+
+export async function createHarness(env: Record<string, string> = {}, ports: PortsFactory = embeddedPorts): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lf-coordinator-'));
   const config = loadConfig({ LEADFINDER_DATA_DIR: dataDir, LEADFINDER_PRICE_LLM_INPUT_USD_PER_MTOK: '0', LEADFINDER_PRICE_LLM_OUTPUT_USD_PER_MTOK: '0', ...env });
   const logger = silentLogger;
   const store = await createEmbeddedStore({ dataDir, logger });
-  const events = await createEmbeddedEventLog({ dataDir, logger });
-  const work = createInProcessWorkQueue({ logger });
-  const stops = createInProcessStopFlags();
+  const backing = await ports({ dataDir, logger });
+  const { events, work, stops } = await backing.open();
+  const coordinatorSide = await backing.open();
   const billing = createBilling({ store, clock: systemClock, logger });
   const accountId = randomIds.id('acct');
   await store.accounts.create({ id: accountId, email: null, createdAt: new Date().toISOString() });
   await billing.topup(accountId, 25_000_000, 'initial');
   const coordinators: Coordinator[] = [];
   let n = 0;
+
+  const spawn = (
+    side: Pick<ProcessPorts, 'events' | 'work' | 'stops'> & { store: Store; billing: Billing },
+    fetcher: FetcherPort, filter: FilterPort, extra: Partial<CoordinatorOptions>,
+  ): Coordinator => {
+    const c = createCoordinator({
+      config, logger, clock: systemClock, ...side, fetcher, filter,
+      instanceId: `coordinator-${++n}`, callBackoffMs: 10, shutdownGraceMs: 500, ...extra,
+    });
+    coordinators.push(c);
+    return c;
+  };
 
   const createRun = async (fields: Partial<RunDoc> = {}): Promise<RunDoc> => {
     const now = Date.now();
@@ -61,12 +89,26 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   return {
     config, store, events, work, stops, billing, accountId, createRun,
     coordinator(fetcher, filter, extra = {}) {
-      const c = createCoordinator({
-        config, logger, clock: systemClock, store, events, work, stops, billing, fetcher, filter,
-        instanceId: `coordinator-${++n}`, callBackoffMs: 10, shutdownGraceMs: 500, ...extra,
-      });
-      coordinators.push(c);
-      return c;
+      return spawn({ ...coordinatorSide, store, billing }, fetcher, filter, extra);
+    },
+    async replica() {
+      const own = await backing.open();
+      const killSwitch = new KillSwitch();
+      const guardedStore = killSwitch.guard(store, ['runs', 'accounts', 'ledger', 'keys']);
+      const side = {
+        store: guardedStore,
+        billing: createBilling({ store: guardedStore, clock: systemClock, logger }),
+        events: killSwitch.guard(own.events),
+        work: killSwitch.guardWork(own.work),
+        stops: killSwitch.guard(own.stops),
+      };
+      return {
+        coordinator: (fetcher, filter, extra = {}) => spawn(side, fetcher, filter, extra),
+        async kill() {
+          await killSwitch.kill();
+          await own.sever();
+        },
+      };
     },
     async submit(fields) {
       const run = await createRun(fields);
@@ -85,11 +127,10 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     async eventsOf(runId) {
       return (await events.read(runId, 0, 10_000)).map((e) => e.event);
     },
+    ...(backing.backlog ? { backlog: () => backing.backlog!() } : {}),
     async close() {
       await Promise.allSettled(coordinators.map((c) => c.stop()));
-      await work.close();
-      await stops.close();
-      await events.close();
+      await backing.destroy();
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

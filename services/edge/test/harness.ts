@@ -1,6 +1,6 @@
 /**
- * Test harness: the edge app over the embedded adapters of @leadfinder/platform in a temp data dir, with
- * fault injection wrapped around the ports.
+ * Test harness: the edge app over the embedded adapters of @leadfinder/platform in a temp data dir (the
+ * event log, queue and flags can be JetStream instead), with fault injection wrapped around the ports.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,15 +34,38 @@ export interface HarnessOptions {
   web?: EdgeDeps['web'];
   /** Builds the web plugin from the harness's own ports (the web page needs the store and billing). */
   webFactory?: (deps: EdgeDeps) => NonNullable<EdgeDeps['web']>;
+  /** Where events, work and stop flags live. @default embeddedQueuePorts */
+  queuePorts?: QueuePortsFactory;
 }
 
-async function openPorts(dataDir: string, clock: Clock) {
-  const store = await createEmbeddedStore({ dataDir, logger: silentLogger });
+/** The event log, work queue and stop flags of one harness, and how to put them away. */
+export interface QueuePorts {
+  events: EventLog;
+  work: WorkQueue;
+  stops: StopFlags;
+  close(): Promise<void>;
+}
+
+export type QueuePortsFactory = (context: { dataDir: string; clock: Clock }) => Promise<QueuePorts>;
+
+/** The embedded event log in the data dir, the in-process queue and flags. */
+export const embeddedQueuePorts: QueuePortsFactory = async ({ dataDir, clock }) => {
   const events = await createEmbeddedEventLog({ dataDir, logger: silentLogger, clock });
   const work = createInProcessWorkQueue({ logger: silentLogger });
   const stops = createInProcessStopFlags();
+  return {
+    events, work, stops,
+    async close() {
+      await Promise.allSettled([events.close(), work.close(), stops.close()]);
+    },
+  };
+};
+
+async function openPorts(dataDir: string, clock: Clock, queuePorts: QueuePortsFactory) {
+  const store = await createEmbeddedStore({ dataDir, logger: silentLogger });
+  const queue = await queuePorts({ dataDir, clock });
   const billing = createBilling({ store, clock, logger: silentLogger });
-  return { store, events, work, stops, billing };
+  return { store, events: queue.events, work: queue.work, stops: queue.stops, billing, closeQueue: () => queue.close() };
 }
 
 /** Wraps every function of `target` (one level deep, plus `nested`) so named faults throw. */
@@ -72,7 +95,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const dataDir = await mkdtemp(join(tmpdir(), 'lf-edge-'));
   let offset = 0;
   const clock = { now: () => Date.now() + offset, advance: (ms: number) => void (offset += ms) };
-  const ports = await openPorts(dataDir, clock);
+  const ports = await openPorts(dataDir, clock, options.queuePorts ?? embeddedQueuePorts);
   const faults = new Set<string>();
   const enqueued: Harness['enqueued'] = [];
   const raised: string[] = [];
@@ -139,7 +162,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async close() {
       await app.close();
-      await Promise.allSettled([ports.events.close(), ports.work.close(), ports.stops.close()]);
+      await ports.closeQueue();
       await ports.store.close().catch(() => undefined);
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -1,0 +1,193 @@
+import { InternalError, UnavailableError } from '@leadfinder/platform';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeResearch } from './fake-research.js';
+import { createHarness, lastCost, tailOf, typesOf, type Harness } from './harness.js';
+import { standardWorld } from './world.js';
+import type { PortsFactory } from './ports.js';
+
+/** Runs that finish, relax filters or fail, on the event log, queue and flags that `ports` makes. */
+export function describeCoordinatorSuite(label: string, ports: PortsFactory): void {
+  describe(label, () => {
+    let h: Harness;
+    afterEach(async () => {
+      await h?.close();
+    });
+
+    async function account(harness: Harness) {
+      return (await harness.store.accounts.get(harness.accountId))!;
+    }
+
+    describe('a run that finishes', () => {
+      it('streams plan, funnel and progress, then final, cost Done, usage, done, and charges exactly the last cost', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(standardWorld());
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 3 });
+        const after = await h.waitTerminal(run.id);
+        const events = await h.eventsOf(run.id);
+
+        expect(after.status).toBe('done');
+        expect(typesOf(events)[0]).toBe('status');
+        expect(typesOf(events)).toContain('plan');
+        expect(typesOf(events).indexOf('plan')).toBeLessThan(typesOf(events).indexOf('funnel_open'));
+        expect(tailOf(events)).toEqual(['final', 'cost', 'usage', 'done']);
+        const final = events.find((e) => e.type === 'final')!;
+        if (final.type !== 'final') throw new Error('no final');
+        expect(final).toMatchObject({ target: 3, met: true, stopped: false, stopped_at: null });
+        expect(final.table).toHaveLength(3);
+        expect(final.filters.map((f) => f.title)).toEqual(['Based in Berlin', 'Hiring']);
+        expect(after.result).toEqual(final);
+        const done = events.at(-1)!;
+        expect(done).toEqual({ type: 'done', at: expect.any(String), runId: run.id });
+
+        // 2 searches at 0.005 and 4 pages opened at 0.001 (the one that failed to open still counts).
+        const cost = lastCost(events)!;
+        expect(cost.stage).toBe('Done');
+        expect(cost.usd).toBe(0.014);
+        expect(after.chargeMicrousd).toBe(14_000);
+        expect(after.usdDisplay).toBe('$0.014');
+        expect(after.where).toBe('done');
+        const acct = await account(h);
+        expect(acct.heldMicrousd).toBe(0);
+        expect(acct.balanceMicrousd).toBe(25_000_000 - 14_000);
+        expect(research.calls.fetched.sort()).toEqual(['http://a.test/1', 'http://a.test/2', 'http://b.test/1', 'http://b.test/2']);
+      });
+
+      it('merges one company found on two pages into one row with both sources', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(standardWorld());
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 10 });
+        const after = await h.waitTerminal(run.id);
+        const table = after.result!.table;
+        expect(table.map((r) => r.name).sort()).toEqual(['Acme GmbH', 'Beta AG', 'Delta', 'Gamma']);
+        const acme = table.find((r) => r.name === 'Acme GmbH')!;
+        expect(acme.source_urls.sort()).toEqual(['http://a.test/1', 'http://a.test/2']);
+        expect(acme.supporting_passages).toHaveLength(2);
+        expect(acme.by_filter.map((f) => f.index)).toEqual([1, 2]);
+        expect(acme.rationale).toBe(acme.by_filter[1]!.rationale);
+        expect(acme.relaxed).toBeUndefined();
+        expect(acme).toMatchObject({ status: 'passed', round: 1, entity_type: 'company' });
+        // Fewer rows than the target once queries run out: done, met false.
+        expect(after.status).toBe('done');
+        expect(after.result!.met).toBe(false);
+      });
+
+      it('opens only the highest-scoring half of the pages that passed the screen when speed is fast', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(standardWorld());
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 10, speed: 'fast' });
+        const after = await h.waitTerminal(run.id);
+        expect(research.calls.fetched.sort()).toEqual(['http://a.test/1', 'http://a.test/2']);
+        expect(after.result!.table.map((r) => r.name).sort()).toEqual(['Acme GmbH', 'Beta AG']);
+      });
+
+      it('prices LLM usage per call and reports it in the usage event', async () => {
+        h = await createHarness({ LEADFINDER_PRICE_LLM_INPUT_USD_PER_MTOK: '0.15', LEADFINDER_PRICE_LLM_OUTPUT_USD_PER_MTOK: '0.60' }, ports);
+        const research = createFakeResearch(standardWorld({ usage: { calls: 1, inputTokens: 1000, outputTokens: 500 } }));
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 10 });
+        const after = await h.waitTerminal(run.id);
+        const events = await h.eventsOf(run.id);
+        const usage = events.find((e) => e.type === 'usage')!;
+        if (usage.type !== 'usage') throw new Error('no usage');
+        // 150 + 300 micro-USD per call, on top of searches and pages.
+        expect(usage.llm_calls).toBeGreaterThan(0);
+        expect(after.chargeMicrousd).toBe(14_000 + 450 * usage.llm_calls);
+        expect(usage.spend_microusd).toBe(after.chargeMicrousd);
+        expect(lastCost(events)!.usd * 1_000_000).toBeCloseTo(after.chargeMicrousd!, 6);
+      });
+    });
+
+    describe('relaxing filters', () => {
+      const strictHiring = standardWorld({
+        passes: (filter, candidate) => filter.title !== 'Hiring' || (filter.relaxed && ['beta', 'gamma'].includes(candidate.key)),
+        loosen: (filter) => ({ ...filter, criterion: 'Hiring or planning to hire', relaxed: true }),
+      });
+
+      it('loosens a filter that keeps almost nobody, emits filter_relaxed and marks the rows that needed it', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(strictHiring);
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 10 });
+        const after = await h.waitTerminal(run.id);
+        const events = await h.eventsOf(run.id);
+        const relaxed = events.find((e) => e.type === 'filter_relaxed');
+        expect(relaxed).toMatchObject({ index: 2, title: 'Hiring', original_criterion: 'Hiring holds', criterion: 'Hiring or planning to hire', rechecked: 4, recovered: 2 });
+        expect(research.calls.relaxed).toEqual(['Hiring']);
+        const table = after.result!.table;
+        expect(table.map((r) => r.name).sort()).toEqual(['Beta AG', 'Gamma']);
+        for (const row of table) {
+          expect(row.relaxed).toEqual(['Hiring']);
+          expect(row.by_filter.map((f) => f.relaxed)).toEqual([false, true]);
+        }
+        const types = typesOf(events);
+        expect(types.indexOf('filter_relaxed')).toBeLessThan(types.lastIndexOf('funnel_filter_done'));
+      });
+
+      it('does not loosen a filter in a later round when it kept most of the run\'s candidates so far', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(standardWorld({
+          laterQueries: { 2: ['q3'] },
+          hits: { ...standardWorld().hits, q3: [{ url: 'http://c.test/1', score: 0.9 }] },
+          pages: { ...standardWorld().pages, 'http://c.test/1': 'Epsilon in Berlin.' },
+          candidates: { ...standardWorld().candidates, 'http://c.test/1': [{ key: 'epsilon', name: 'Epsilon' }] },
+          passes: (filter, candidate) => filter.title !== 'Hiring' || candidate.key !== 'epsilon' || filter.relaxed,
+          loosen: (filter) => ({ ...filter, criterion: 'Hiring or planning to hire', relaxed: true }),
+        }));
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 10 });
+        const after = await h.waitTerminal(run.id);
+        // Round 2's only fresh candidate fails Hiring, but Hiring kept every candidate of round 1.
+        expect(research.calls.verified).toContainEqual({ filter: 'Hiring', candidate: 'epsilon', relaxed: false });
+        expect(research.calls.relaxed).toEqual([]);
+        expect(after.result!.table.map((r) => r.name)).not.toContain('Epsilon');
+        expect(after.result!.table.length).toBeGreaterThan(0);
+      });
+
+      it('keeps the original filters for the whole run when relax is false', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(strictHiring);
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 10, relax: false });
+        const after = await h.waitTerminal(run.id);
+        const events = await h.eventsOf(run.id);
+        expect(research.calls.relaxed).toEqual([]);
+        expect(typesOf(events)).not.toContain('filter_relaxed');
+        expect(after.status).toBe('done');
+        expect(after.result).toMatchObject({ table: [], met: false });
+      });
+    });
+
+    describe('a run that fails', () => {
+      it('ends with error, cost Error, usage, done when a filter call fails for good', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(standardWorld({ failures: { verify: new InternalError('reasoner broke') } }));
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit();
+        const after = await h.waitTerminal(run.id);
+        const events = await h.eventsOf(run.id);
+        expect(after.status).toBe('error');
+        expect(after.result).toBeNull();
+        expect(tailOf(events)).toEqual(['error', 'cost', 'usage', 'done']);
+        expect(events.find((e) => e.type === 'error')).toMatchObject({ message: 'filter.verify failed: reasoner broke' });
+        expect(lastCost(events)).toMatchObject({ stage: 'Error', usd: 0.014 });
+        expect(after.chargeMicrousd).toBe(14_000);
+        expect((await account(h)).heldMicrousd).toBe(0);
+      });
+
+      it('retries a retryable search failure twice before failing the run', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(standardWorld({ failures: { search: new UnavailableError('search', 'provider down') } }));
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit();
+        const after = await h.waitTerminal(run.id);
+        expect(after.status).toBe('error');
+        expect(research.calls.searched).toEqual(['q1', 'q1', 'q1']);
+        // One search price: a call is paid once however often it is retried.
+        expect(after.chargeMicrousd).toBe(5_000);
+      });
+    });
+  });
+}

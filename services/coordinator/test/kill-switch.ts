@@ -1,0 +1,63 @@
+import type { WorkItem, WorkQueue, WorkSubscription } from '@leadfinder/platform';
+
+/** What every port call of a killed "process" rejects with. */
+export class ProcessKilledError extends Error {
+  constructor() {
+    super('the process was killed');
+    this.name = 'ProcessKilledError';
+  }
+}
+
+/**
+ * Simulates `kill -9` of one coordinator inside the test process: once killed, every call it makes on
+ * its ports rejects (nothing more reaches the store, the log, the flags or the queue: no renewal, no
+ * in-progress ack, no ack), and its work subscription ends. Its timers and awaits run on harmlessly.
+ */
+export class KillSwitch {
+  private killed = false;
+  private readonly subscriptions: WorkSubscription[] = [];
+
+  get isKilled(): boolean {
+    return this.killed;
+  }
+
+  async kill(): Promise<void> {
+    this.killed = true;
+    await Promise.allSettled(this.subscriptions.map((s) => s.stop()));
+  }
+
+  /** Every method of `target`, and of its `nested` objects, rejects once killed. */
+  guard<T extends object>(target: T, nested: readonly string[] = []): T {
+    return new Proxy(target, {
+      get: (obj, prop, receiver) => {
+        const value = Reflect.get(obj, prop, receiver);
+        if (typeof value === 'function') {
+          return (...args: unknown[]) => (this.killed ? Promise.reject(new ProcessKilledError()) : (value as (...a: unknown[]) => unknown).apply(obj, args));
+        }
+        if (value && typeof value === 'object' && nested.includes(String(prop))) return this.guard(value as object);
+        return value;
+      },
+    });
+  }
+
+  /** The queue, whose subscriptions end at the kill and whose items can no longer be settled or kept alive. */
+  guardWork(work: WorkQueue): WorkQueue {
+    const guarded = this.guard(work);
+    return {
+      enqueue: (runId, headers) => guarded.enqueue(runId, headers),
+      ping: () => guarded.ping(),
+      close: () => work.close(),
+      consume: (options) => {
+        const inner = work.consume(options);
+        this.subscriptions.push(inner);
+        const guardItem = (item: WorkItem): WorkItem => this.guard(item);
+        return {
+          stop: () => inner.stop(),
+          async *[Symbol.asyncIterator]() {
+            for await (const item of inner) yield guardItem(item);
+          },
+        };
+      },
+    };
+  }
+}
