@@ -22,7 +22,8 @@ export interface RetryOptions {
 export interface GrpcClientOptions {
   /**
    * `host:port` or any gRPC target; a bare `host:port` becomes `dns:///host:port`, so every address
-   * the name resolves to (a headless Service's pods) gets calls round-robin.
+   * the name resolves to (a headless Service's pods) gets calls round-robin. A comma-separated list of
+   * IPv4 `a.b.c.d:port` entries becomes an `ipv4:` target, round-robin over those addresses.
    */
   address: string;
   logger: Logger;
@@ -37,6 +38,11 @@ export interface GrpcClientOptions {
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export function grpcTarget(address: string): string {
+  const list = address.split(',').map((a) => a.trim()).filter(Boolean);
+  // Several literal IPv4 `host:port` entries (e.g. replicas on one host): grpc-js's ipv4: resolver
+  // round-robins over them, which a dns:/// target (one name) cannot express.
+  if (list.length > 1 && list.every((a) => /^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(a))) return `ipv4:${list.join(',')}`;
+  if (/^ipv[46]:/i.test(address)) return address;
   return /^[a-z][a-z0-9+.-]*:/i.test(address) && !/^[^/]+:\d+$/.test(address) ? address : `dns:///${address}`;
 }
 
