@@ -59,6 +59,10 @@ function parseCursor(value: string, loc: string[]): number {
   ]);
 }
 
+/** `cost.stage` values of the terminal tails (operator contract "Events"). */
+const TAIL_COST_STAGES = new Set(['Done', 'Stopped', 'Budget exhausted', 'Error', 'Interrupted']);
+const ENDING_CHECK_MS = 250;
+
 async function stream(deps: EdgeDeps, runId: string, since: number, keepaliveMs: number, res: ServerResponse): Promise<void> {
   const abort = new AbortController();
   const stop = () => abort.abort();
@@ -83,6 +87,13 @@ async function stream(deps: EdgeDeps, runId: string, since: number, keepaliveMs:
     }
   };
 
+  // A tail-stage `cost` means the run is ending. A run that ends without `done` (interrupted: its
+  // process died) is closed as soon as it is terminal, not at the next keepalive tick.
+  let endingChecks: NodeJS.Timeout | undefined;
+  const watchEnding = () => {
+    endingChecks ??= setInterval(() => void closeIfCaughtUp(), ENDING_CHECK_MS);
+  };
+
   let ticking = false;
   const timer = setInterval(() => {
     if (ticking || abort.signal.aborted) return;
@@ -101,6 +112,7 @@ async function stream(deps: EdgeDeps, runId: string, since: number, keepaliveMs:
         await write(`id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`);
         cursor = seq;
         if (event.type === 'done') break;
+        if (event.type === 'cost' && TAIL_COST_STAGES.has(event.stage)) watchEnding();
         if (abort.signal.aborted) break;
       }
     }
@@ -108,6 +120,7 @@ async function stream(deps: EdgeDeps, runId: string, since: number, keepaliveMs:
     if (!abort.signal.aborted) deps.logger.error('event stream failed', { runId, err: String(error) });
   } finally {
     clearInterval(timer);
+    clearInterval(endingChecks);
     res.off('close', stop);
     stop();
     if (!res.writableEnded) res.end();

@@ -87,6 +87,9 @@ export function openUnaryChannel(service: string, defaultDeadlineMs: number, opt
     // DNS TXT records must not override the policy above.
     'grpc.service_config_disable_resolution': 1,
     'grpc.enable_retries': 1,
+    // A restarted fetcher/filter pod is rejoined within seconds: grpc-js's default backoff grows to 120 s.
+    'grpc.initial_reconnect_backoff_ms': 500,
+    'grpc.max_reconnect_backoff_ms': 5_000,
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
   });

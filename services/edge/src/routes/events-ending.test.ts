@@ -1,0 +1,50 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, startHarness } from '../../test/harness.js';
+import type { Harness } from '../../test/harness.js';
+
+/**
+ * With production keepalives (15 s), a live stream of a run that ends without `done` (its process died:
+ * the reaper writes a `cost` stage `Interrupted` and ends the run `interrupted`) closes at once, not at
+ * the next keepalive tick.
+ */
+describe('event stream of a run interrupted while followed', () => {
+  let h: Harness;
+  let base: string;
+  let key: string;
+  beforeAll(async () => {
+    h = await startHarness({ sseKeepaliveMs: 15_000 });
+    await h.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+    key = (await h.createAccount(100)).apiKey;
+  });
+  afterAll(async () => h.close());
+
+  it('closes within a second of the run becoming interrupted, with the cost frame delivered', async () => {
+    const created = await h.app.inject({ method: 'POST', url: '/v1/searches', headers: bearer(key), payload: { q: 'fintech startups' } });
+    const id = created.json().id as string;
+    let body = '';
+    let endedAt = 0;
+    const ended = new Promise<void>((resolve) => {
+      httpRequest(`${base}/v1/searches/${id}/events`, { headers: bearer(key) }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => { endedAt = Date.now(); resolve(); });
+      }).end();
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const at = new Date().toISOString();
+    await h.deps.events.append(id, { type: 'cost', at, runId: id, stage: 'Interrupted', usd: 0.012 }, `${id}:interrupted`);
+    // The reaper makes the run terminal right after writing the cost event.
+    await new Promise((r) => setTimeout(r, 100));
+    const finishedAt = Date.now();
+    await h.deps.store.runs.finish(id, null, {
+      status: 'interrupted', where: 'round 1 · searching', spendMicrousd: 12_000, chargeMicrousd: 12_000,
+      usdDisplay: '$0.012', stopReason: null, result: null, finishedAt: at,
+    });
+    await ended;
+    expect(endedAt - finishedAt).toBeLessThan(1_000);
+    expect(body).toContain('"stage":"Interrupted"');
+  });
+});
