@@ -1,5 +1,6 @@
-import { type Billing, type Clock, type Config, type EventLog, type FetcherPort, type FilterPort, type Ids, type Logger, type StopFlags, type Store, type WorkItem, type WorkQueue, type WorkSubscription } from '@leadfinder/platform';
+import { createLeadfinderMetrics, type Billing, type Clock, type Config, type EventLog, type FetcherPort, type FilterPort, type Ids, type LeadfinderMetrics, type Logger, type StopFlags, type Store, type WorkItem, type WorkQueue, type WorkSubscription } from '@leadfinder/platform';
 import type { ResearchTimeouts } from './activities/research.js';
+import { traceWorkItem, type WorkSource } from './activities/tracing.js';
 import { Reaper } from './reaper.js';
 import { handleWorkItem, type ActorDeps } from './run-actor.js';
 import { CoordinatorShutdownError } from './run-end.js';
@@ -36,6 +37,13 @@ export interface CoordinatorOptions {
   timeouts?: Partial<ResearchTimeouts>;
   /** Pipeline knobs. @default DEFAULT_DRIVE_TUNING */
   tuning?: Partial<DriveTuning>;
+  /** Business metrics. @default createLeadfinderMetrics() on the global meter, made when the coordinator is */
+  metrics?: LeadfinderMetrics;
+  /**
+   * Where work comes from, for the messaging attributes of the `process` span.
+   * @default NATS subject `work.runs` when LEADFINDER_NATS_URL is set, else the in-process queue
+   */
+  workSource?: WorkSource;
 }
 
 export interface Coordinator {
@@ -71,7 +79,10 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     backoffMs: options.callBackoffMs ?? 250,
     shutdown: shutdownCtl.signal,
     isDraining: () => draining,
+    metrics: options.metrics ?? createLeadfinderMetrics(),
   };
+  const workSource: WorkSource = options.workSource
+    ?? { system: config.LEADFINDER_NATS_URL ? 'nats' : 'inprocess', destination: 'work.runs' };
   const reaper = new Reaper({
     store: options.store, billing: options.billing, events: options.events, clock: options.clock, logger,
     instanceId: options.instanceId, leaseTtlMs: ttl,
@@ -84,7 +95,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
   let consuming: Promise<void> | null = null;
 
   const handle = (item: WorkItem): Promise<void> => {
-    const task = handleWorkItem(deps, item)
+    const task = traceWorkItem(item, workSource, () => handleWorkItem(deps, item))
       .catch(async (error: unknown) => {
         logger.error('work item failed', { runId: item.runId, error: String(error) });
         await item.nak(Math.floor(ttl / 3)).catch(() => undefined);

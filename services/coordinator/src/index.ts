@@ -17,3 +17,4 @@ export { DEFAULT_DRIVE_TUNING } from './run-steps.js';
 export type { Coordinator, CoordinatorOptions } from './coordinator.js';
 export type { DriveTuning } from './run-steps.js';
 export type { ResearchTimeouts } from './activities/research.js';
+export type { WorkSource } from './activities/tracing.js';

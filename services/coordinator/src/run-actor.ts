@@ -1,8 +1,10 @@
-import { LeaseLostError, type Config, type FetcherPort, type FilterPort, type RunDoc, type RunLease, type StopFlags, type WorkItem } from '@leadfinder/platform';
+import { trace } from '@opentelemetry/api';
+import { LeaseLostError, type Config, type FetcherPort, type FilterPort, type LeadfinderMetrics, type RunDoc, type RunLease, type StopFlags, type WorkItem } from '@leadfinder/platform';
 import { isTerminal, microsToUsdDisplay } from '@leadfinder/wire';
 import { RunEmitter } from './activities/emitter.js';
 import { ResearchActivities, type ResearchTimeouts } from './activities/research.js';
 import { deadlineReason, finishAndSettle, interruptRun, type SettlementDeps } from './activities/settlement.js';
+import { countingFetchOutcomes, StageTrace, traceRun } from './activities/tracing.js';
 import { driveRun } from './drive-run.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { SpendMeter, spendCapMicrousd, type Prices } from './pipeline/pricing.js';
@@ -26,6 +28,8 @@ export interface ActorDeps extends SettlementDeps {
   shutdown: AbortSignal;
   /** True once stop() began: actors leave their run at the next step boundary, writing nothing. */
   isDraining: () => boolean;
+  /** Runs by status, spend, rows, stage latency, fetch outcomes. */
+  metrics: LeadfinderMetrics;
 }
 
 export function pricesFrom(config: Config): Prices {
@@ -54,7 +58,10 @@ export async function handleWorkItem(deps: ActorDeps, item: WorkItem): Promise<v
   }
   if (claimed.before.started) {
     // Driven before and its lease lapsed: never resume a half-driven run.
-    await interruptRun(deps, claimed.before, claimed.lease, deadlineReason(claimed.before, now));
+    if (await interruptRun(deps, claimed.before, claimed.lease, deadlineReason(claimed.before, now))) {
+      deps.metrics.runEnded('interrupted');
+      deps.metrics.spend(claimed.before.spendMicrousd);
+    }
     return item.ack();
   }
   const wrote = await driveClaimedRun(deps, claimed.before, claimed.lease, item);
@@ -66,7 +73,11 @@ export async function handleWorkItem(deps: ActorDeps, item: WorkItem): Promise<v
 }
 
 /** Drives a claimed, never-started run to its end. Returns whether it wrote the terminal state. */
-export async function driveClaimedRun(deps: ActorDeps, run: RunDoc, lease: RunLease, item: WorkItem | null): Promise<boolean> {
+export function driveClaimedRun(deps: ActorDeps, run: RunDoc, lease: RunLease, item: WorkItem | null): Promise<boolean> {
+  return traceRun(run.id, () => drive(deps, run, lease, item));
+}
+
+async function drive(deps: ActorDeps, run: RunDoc, lease: RunLease, item: WorkItem | null): Promise<boolean> {
   const logger = deps.logger.child({ runId: run.id });
   const stopCtl = new AbortController();
   const deadlineCtl = new AbortController();
@@ -93,8 +104,11 @@ export async function driveClaimedRun(deps: ActorDeps, run: RunDoc, lease: RunLe
   const state = new RunState(run.target);
   state.where = run.where;
   const emitter = new RunEmitter(deps.events, run.id, deps.clock);
+  // Port calls run inside the current stage span, so gRPC client spans (and the servers') join the run's trace.
+  const stages = new StageTrace(deps.metrics, deps.clock);
   const research = new ResearchActivities({
-    runId: run.id, fetcher: deps.fetcher, filter: deps.filter, meter, signal, logger,
+    runId: run.id, fetcher: stages.bind(countingFetchOutcomes(deps.fetcher, deps.metrics, signal)), filter: stages.bind(deps.filter),
+    meter, signal, logger,
     retries: deps.retries, backoffMs: deps.backoffMs, timeouts: deps.timeouts,
   });
   const persist = async (patch: { where?: string; spendMicrousd?: number; started?: boolean }) => {
@@ -108,7 +122,7 @@ export async function driveClaimedRun(deps: ActorDeps, run: RunDoc, lease: RunLe
     signal.throwIfAborted();
     if (deps.isDraining()) throw new CoordinatorShutdownError();
   };
-  const steps = new RunSteps({ run, state, meter, research, emitter, tuning: deps.tuning, logger, checkpoint, persist });
+  const steps = new RunSteps({ run, state, meter, research, emitter, tuning: deps.tuning, logger, checkpoint, persist, stages });
 
   let end: EndDecision;
   try {
@@ -117,10 +131,12 @@ export async function driveClaimedRun(deps: ActorDeps, run: RunDoc, lease: RunLe
     await driveRun(steps);
     end = { write: true, outcome: { kind: 'done' } };
   } catch (error) {
+    stages.end(error);
     end = decideEnd(error, signal);
     if (!end.write) logger.info('leaving run without writing', { why: end.why });
     else if (end.outcome.kind === 'error') logger.warn('run failed', { error: end.outcome.message, where: state.where });
   } finally {
+    stages.end();
     clearTimeout(deadlineTimer);
     stopWatch.abort();
   }
@@ -160,7 +176,7 @@ async function writeTail(deps: ActorDeps, t: TailContext): Promise<boolean> {
     const event = await t.emitter.emit(body);
     if (event.type === 'final') result = event;
   }
-  return finishAndSettle(deps, t.run, t.lease, {
+  const finished = await finishAndSettle(deps, t.run, t.lease, {
     status: decision.status,
     where: t.outcome.kind === 'done' ? WHERE_DONE : t.state.where,
     spendMicrousd: t.meter.spendMicrousd,
@@ -170,4 +186,12 @@ async function writeTail(deps: ActorDeps, t: TailContext): Promise<boolean> {
     result,
     finishedAt: new Date(deps.clock.now()).toISOString(),
   });
+  if (finished) {
+    const rows = result?.table.length ?? 0;
+    deps.metrics.runEnded(decision.status);
+    deps.metrics.spend(t.meter.spendMicrousd);
+    deps.metrics.rows(rows);
+    trace.getActiveSpan()?.setAttributes({ 'leadfinder.run.status': decision.status, 'leadfinder.run.rows': rows });
+  }
+  return finished;
 }

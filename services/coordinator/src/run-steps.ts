@@ -42,6 +42,8 @@ export interface RunStepsOptions {
   checkpoint: () => void;
   /** Persists where/spend under the lease; throws LeaseLostError when the lease is gone. */
   persist: (patch: { where?: string; spendMicrousd?: number; started?: boolean }) => Promise<void>;
+  /** Told of each new `where` (stage spans and durations). */
+  stages?: { enter(where: string): void };
 }
 
 /**
@@ -75,6 +77,7 @@ export class RunSteps {
 
   async enter(where: string): Promise<void> {
     this.checkpoint();
+    this.o.stages?.enter(where);
     this.state.where = where;
     await this.o.persist({ where, spendMicrousd: this.meter.spendMicrousd });
     await this.emit({ type: 'status', where, message: describeWhere(where) });

@@ -4,6 +4,7 @@ import type { EdgeDeps } from './deps.js';
 import { searchCallerGuard, sessionGuard } from './auth/guards.js';
 import { installErrorHandler } from './http/errors.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { installRequestTracing } from './http/tracing.js';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/validation.js';
 import { adminRoutes } from './routes/admin.js';
 import { eventRoutes } from './routes/events.js';
@@ -26,6 +27,8 @@ export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // First, so every route (and every auth refusal) is traced.
+  installRequestTracing(app);
   installErrorHandler(app, deps.logger);
   installJsonBodyParser(app);
   app.decorateRequest('caller', null);

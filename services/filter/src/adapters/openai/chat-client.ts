@@ -1,6 +1,7 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { fetch } from 'undici';
 import { z } from 'zod';
-import { CancelledError, UpstreamError, sleep, type Logger } from '@leadfinder/platform';
+import { CancelledError, UpstreamError, genAiAttributes, sleep, tracer, type Logger } from '@leadfinder/platform';
 import type { ReasonerUsage } from '@leadfinder/wire';
 
 export interface ChatClientOptions {
@@ -124,9 +125,36 @@ export function createChatClient(options: ChatClientOptions) {
     };
   }
 
+  /** One CLIENT span per completion (retries included), with gen_ai.* attributes and the token usage. */
+  function traced<T>(name: string, call: () => Promise<ChatResult<T>>): Promise<ChatResult<T>> {
+    return tracer('leadfinder.llm').startActiveSpan(`chat ${options.model}`, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        ...genAiAttributes({ system: 'openai', model: options.model }),
+        'gen_ai.operation.name': 'chat',
+        'leadfinder.llm.task': name,
+      },
+    }, async (span) => {
+      try {
+        const result = await call();
+        span.setAttributes(genAiAttributes({
+          system: 'openai', model: options.model,
+          inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens,
+        }));
+        return result;
+      } catch (error) {
+        if (error instanceof Error) span.recordException(error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
   return {
     complete<T>(name: string, schema: z.ZodType<T>, system: string, user: string, signal: AbortSignal): Promise<ChatResult<T>> {
-      return run(async () => {
+      return traced(name, () => run(async () => {
         let last: Retryable | null = null;
         for (let attempt = 1; attempt <= maxAttempts; attempt++) {
           if (signal.aborted) throw new CancelledError('llm call aborted', { cause: signal.reason });
@@ -148,7 +176,7 @@ export function createChatClient(options: ChatClientOptions) {
           }
         }
         throw new UpstreamError('llm', `chat completion failed after ${maxAttempts} tries: ${last?.message ?? 'unknown'}`, { retryable: true });
-      });
+      }));
     },
   };
 }

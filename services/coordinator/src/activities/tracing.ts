@@ -1,0 +1,150 @@
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type { Context, Span } from '@opentelemetry/api';
+import { LeadfinderError, messagingAttributes, tracer, withExtractedContext } from '@leadfinder/platform';
+import type { Clock, FetcherPort, LeadfinderMetrics, WorkItem } from '@leadfinder/platform';
+
+/**
+ * The coordinator's share of the run's one trace (design "Observability"): a messaging `process` span
+ * per work item, child of the edge's context carried in the message headers; a run span per drive; and
+ * one span per pipeline stage, following the run's `where`. Port calls run inside the current stage's
+ * context, so the gRPC client spans (and through their metadata the fetcher/filter server spans) join.
+ */
+
+const TRACER = 'leadfinder.coordinator';
+
+/** Where work items come from, for the messaging attributes. */
+export interface WorkSource {
+  /** `nats` (JetStream work queue) or `inprocess` (embedded queue). */
+  system: string;
+  /** Subject / queue name, e.g. `work.runs`. */
+  destination: string;
+}
+
+function endWith(span: Span, error: unknown): void {
+  if (error instanceof Error) span.recordException(error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+}
+
+async function inActiveSpan<T>(span: Span, parent: Context, fn: (span: Span) => Promise<T>): Promise<T> {
+  try {
+    return await context.with(trace.setSpan(parent, span), () => fn(span));
+  } catch (error) {
+    endWith(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/** Handles one work item inside a CONSUMER `process` span joined to the producer's trace. */
+export function traceWorkItem<T>(item: WorkItem, source: WorkSource, fn: () => Promise<T>): Promise<T> {
+  return withExtractedContext(item.headers, () => {
+    const parent = context.active();
+    const span = tracer(TRACER).startSpan(`process ${source.destination}`, {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        ...messagingAttributes({ destination: source.destination, operation: 'process' }),
+        'messaging.system': source.system,
+        'messaging.message.delivery_count': item.deliveryCount,
+        'leadfinder.run_id': item.runId,
+      },
+    }, parent);
+    return inActiveSpan(span, parent, () => fn());
+  });
+}
+
+/** One drive of a run, as the `leadfinder.run` span; `fn` runs with it active. */
+export function traceRun<T>(runId: string, fn: (span: Span) => Promise<T>): Promise<T> {
+  const parent = context.active();
+  const span = tracer(TRACER).startSpan('leadfinder.run', {
+    kind: SpanKind.INTERNAL,
+    attributes: { 'leadfinder.run_id': runId },
+  }, parent);
+  return inActiveSpan(span, parent, fn);
+}
+
+/** Low-cardinality stage name of a `where` (the metric label): plan, search, screen, open, extract, funnel. */
+export function stageOf(where: string): { stage: string; round: number | null } {
+  if (where === 'planning') return { stage: 'plan', round: null };
+  const m = /^round (\d+) · (.+)$/.exec(where);
+  if (!m) return { stage: where, round: null };
+  const step = m[2]!;
+  const stage = step.startsWith('filter ') ? 'funnel'
+    : step === 'searching' ? 'search'
+    : step === 'screening' ? 'screen'
+    : step === 'opening pages' ? 'open'
+    : step === 'extracting' ? 'extract'
+    : step;
+  return { stage, round: Number(m[1]) };
+}
+
+/**
+ * Stage spans of one drive. `enter(where)` ends the current stage (recording its duration) and opens
+ * the next as a child of the run span; `bind(port)` makes every method of a port run inside whichever
+ * stage is current when it is called. Create it while the run span is active.
+ */
+export class StageTrace {
+  private readonly parent = context.active();
+  private current: { span: Span; stage: string; startedAt: number } | null = null;
+
+  constructor(private readonly metrics: LeadfinderMetrics, private readonly clock: Clock) {}
+
+  enter(where: string): void {
+    this.end();
+    const { stage, round } = stageOf(where);
+    const span = tracer(TRACER).startSpan(where, {
+      kind: SpanKind.INTERNAL,
+      attributes: { 'leadfinder.stage': stage, ...(round === null ? {} : { 'leadfinder.round': round }) },
+    }, this.parent);
+    this.current = { span, stage, startedAt: this.clock.now() };
+  }
+
+  /** Ends the current stage; `error` marks it failed (the drive ended in it). */
+  end(error?: unknown): void {
+    const current = this.current;
+    if (!current) return;
+    this.current = null;
+    if (error !== undefined) endWith(current.span, error);
+    current.span.end();
+    this.metrics.stageDuration(current.stage, this.clock.now() - current.startedAt);
+  }
+
+  /** The active context for a call made now: the current stage, else the run span. */
+  private callContext(): Context {
+    return this.current ? trace.setSpan(this.parent, this.current.span) : this.parent;
+  }
+
+  /** `port` with each method run inside the current stage's context. */
+  bind<P extends object>(port: P): P {
+    return new Proxy(port, {
+      get: (target, prop, receiver) => {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => context.with(this.callContext(), () => (value as (...a: unknown[]) => unknown).apply(target, args));
+      },
+    });
+  }
+}
+
+/**
+ * `fetcher` whose page fetches are counted by outcome. A call that threw counts as `timeout` (its
+ * per-call deadline passed) or `network`; one ended by the run itself (`runSignal`) is not counted.
+ */
+export function countingFetchOutcomes(fetcher: FetcherPort, metrics: LeadfinderMetrics, runSignal: AbortSignal): FetcherPort {
+  return {
+    search: (request, options) => fetcher.search(request, options),
+    async fetch(request, options) {
+      try {
+        const outcome = await fetcher.fetch(request, options);
+        metrics.fetchOutcome(outcome.ok ? 'ok' : outcome.code);
+        return outcome;
+      } catch (error) {
+        if (!runSignal.aborted) {
+          const timedOut = options.signal.aborted || (LeadfinderError.is(error) && error.code === 'LF_ERR_DEADLINE_EXCEEDED');
+          metrics.fetchOutcome(timedOut ? 'timeout' : 'network');
+        }
+        throw error;
+      }
+    },
+  };
+}

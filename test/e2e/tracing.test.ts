@@ -1,0 +1,7 @@
+import { createInProcessWorkQueue, silentLogger } from '@leadfinder/platform';
+import { describeOneTracePerRun } from './one-trace-suite.js';
+
+describeOneTracePerRun('in-process work queue', async () => {
+  const work = createInProcessWorkQueue({ logger: silentLogger });
+  return { work, source: { system: 'inprocess', destination: 'work.runs' }, close: () => work.close() };
+});
