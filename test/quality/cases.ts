@@ -1,18 +1,32 @@
 import type { EntityType } from '@leadfinder/wire';
-import type { SampleEntity } from '../../services/fetcher/src/providers/corpus/sample/index.js';
+import type { SampleEntity } from '@leadfinder/fetcher';
 
 /**
  * The quality set: queries over the sample corpus and the rows a careful reader of those pages would
  * list. Expected rows come from the generator's records (what the pages were written from), never from
  * a reasoner's output. Dates are computed here independently of the filter's date rules.
+ *
+ * The corpus is dated relative to the day it is written, so a fixed year in a query would have no answer
+ * on many days. A dated case therefore names the calendar year holding the most records of its subject in
+ * that day's world (see `resolveCases`): the question always has answers; the answers are still every
+ * record that matches.
  */
 export interface QualityCase {
-  query: string;
+  /** The query text; a function for dated cases, given the year they ask about. */
+  query: string | ((year: number) => string);
   entityType: EntityType;
-  expect: (e: SampleEntity, now: Date) => boolean;
+  /** Whether a record is a right answer; `year` is the year the query names (dated cases only). */
+  expect: (e: SampleEntity, now: Date, year: number) => boolean;
 }
 
-const DAY = 86_400_000;
+/** A case made concrete for one day's world. */
+export interface ResolvedCase {
+  query: string;
+  entityType: EntityType;
+  /** Names a careful reader lists, each once. */
+  expected: string[];
+}
+
 function day(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
@@ -39,9 +53,9 @@ export const QUALITY_CASES: QualityCase[] = [
   },
   { query: 'healthtech startups in Munich', entityType: 'company', expect: (e) => e.type === 'company' && e.topic === 'healthtech' && e.city === 'Munich' },
   {
-    query: 'climate tech startups in London that raised a Series B last year',
+    query: (y) => `climate tech startups in London that raised a Series B in ${y}`,
     entityType: 'company',
-    expect: (e, now) => e.type === 'company' && e.topic === 'climate tech' && e.city === 'London' && e.label === 'Series B' && year(e, now.getUTCFullYear() - 1),
+    expect: (e, _now, y) => e.type === 'company' && e.topic === 'climate tech' && e.city === 'London' && e.label === 'Series B' && year(e, y),
   },
   { query: 'cybersecurity companies in Paris', entityType: 'company', expect: (e) => e.type === 'company' && e.topic === 'cybersecurity' && e.city === 'Paris' },
   {
@@ -56,7 +70,11 @@ export const QUALITY_CASES: QualityCase[] = [
   },
   { query: 'heads of marketing in Amsterdam', entityType: 'professional', expect: (e) => e.type === 'professional' && e.label === 'Head of Marketing' && e.city === 'Amsterdam' },
   { query: 'machine learning researchers in Munich', entityType: 'researcher', expect: (e) => e.type === 'researcher' && e.topic === 'machine learning' && e.city === 'Munich' },
-  { query: 'papers on graph neural networks published in 2024', entityType: 'paper', expect: (e) => e.type === 'paper' && e.topic === 'graph neural networks' && year(e, 2024) },
+  {
+    query: (y) => `papers on graph neural networks published in ${y}`,
+    entityType: 'paper',
+    expect: (e, _now, y) => e.type === 'paper' && e.topic === 'graph neural networks' && year(e, y),
+  },
   {
     query: 'reinforcement learning papers published in the last year',
     entityType: 'paper',
@@ -70,26 +88,56 @@ export const QUALITY_CASES: QualityCase[] = [
     entityType: 'book',
     expect: (e, now) => e.type === 'book' && e.topic === 'science fiction novel' && on(e, `${now.getUTCFullYear()}-01-01`),
   },
-  { query: 'crime novels published in 2025', entityType: 'book', expect: (e) => e.type === 'book' && e.topic === 'crime novel' && year(e, 2025) },
+  { query: (y) => `crime novels published in ${y}`, entityType: 'book', expect: (e, _now, y) => e.type === 'book' && e.topic === 'crime novel' && year(e, y) },
   {
     query: 'synth-pop music videos released in the last 6 months',
     entityType: 'music_video',
     expect: (e, now) => e.type === 'music_video' && e.topic === 'synth-pop' && on(e, monthsBefore(now, 6)),
   },
   { query: 'photography exhibitions in Paris', entityType: 'exhibition', expect: (e) => e.type === 'exhibition' && e.topic === 'photography' && e.city === 'Paris' },
-  { query: 'AI conferences in London in 2026', entityType: 'conference', expect: (e) => e.type === 'conference' && e.topic === 'AI' && e.city === 'London' && year(e, 2026) },
+  {
+    query: (y) => `AI conferences in London in ${y}`,
+    entityType: 'conference',
+    expect: (e, _now, y) => e.type === 'conference' && e.topic === 'AI' && e.city === 'London' && year(e, y),
+  },
   { query: 'freelance UX designers in Lisbon', entityType: 'freelancer', expect: (e) => e.type === 'freelancer' && e.topic === 'UX designer' && e.city === 'Lisbon' },
   {
     query: 'news about electric buses in Hamburg in the last 3 months',
     entityType: 'news',
     expect: (e, now) => e.type === 'news' && e.topic === 'electric buses' && e.city === 'Hamburg' && on(e, monthsBefore(now, 3)),
   },
-  { query: 'smart thermostats launched in 2025', entityType: 'product', expect: (e) => e.type === 'product' && e.topic === 'smart thermostat' && year(e, 2025) },
+  {
+    // "last year" is the previous calendar year; the generator dates four thermostats in it every day.
+    query: 'smart thermostats launched last year',
+    entityType: 'product',
+    expect: (e, now) => e.type === 'product' && e.topic === 'smart thermostat' && year(e, now.getUTCFullYear() - 1),
+  },
 ];
 
-/** The names a careful reader expects for a case. */
-export function expectedNames(c: QualityCase, entities: readonly SampleEntity[], now: Date): string[] {
-  return entities.filter((e) => c.expect(e, now)).map((e) => e.name);
+/** The year a dated case asks about: the one holding the most of its answers in this world (ties: later). */
+function busiestYear(c: QualityCase, entities: readonly SampleEntity[], now: Date): number {
+  const years = new Set(entities.filter((e) => e.date !== null).map((e) => Number(e.date!.slice(0, 4))));
+  let best = now.getUTCFullYear();
+  let bestCount = -1;
+  for (const y of [...years].sort()) {
+    const count = entities.filter((e) => c.expect(e, now, y)).length;
+    if (count >= bestCount) [best, bestCount] = [y, count];
+  }
+  return best;
 }
 
-void DAY;
+/**
+ * The cases made concrete for the world of `now`. Each expected name is listed once: two records can
+ * share a name (news headlines are written from city, topic and a number), and a table keyed by name
+ * can only list such a name once.
+ */
+export function resolveCases(entities: readonly SampleEntity[], now: Date): ResolvedCase[] {
+  return QUALITY_CASES.map((c) => {
+    const y = typeof c.query === 'string' ? now.getUTCFullYear() : busiestYear(c, entities, now);
+    return {
+      query: typeof c.query === 'string' ? c.query : c.query(y),
+      entityType: c.entityType,
+      expected: [...new Set(entities.filter((e) => c.expect(e, now, y)).map((e) => e.name))],
+    };
+  });
+}

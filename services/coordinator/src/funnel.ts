@@ -36,11 +36,14 @@ export async function runFunnel(steps: RunSteps, round: number, freshKeys: reado
       else dropped.push({ s });
     });
 
+    const tally = state.tallies[position]!;
+    tally.input += survivors.length;
+    tally.passed += passed.length;
     if (!current.relaxed && shouldRelax({
       relaxEnabled: steps.run.relax,
       alreadyTried: state.relaxTried.has(position),
-      inputCount: survivors.length,
-      passedCount: passed.length,
+      inputCount: tally.input,
+      passedCount: tally.passed,
       rowsSoFar: state.rowCount,
       target: state.target,
     })) {

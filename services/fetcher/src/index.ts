@@ -18,7 +18,7 @@ export { createFetcher } from './fetcher.js';
 export { createSearchProvider } from './providers/create-search-provider.js';
 export { createCorpusIndex, corpusUrlKey } from './providers/corpus/corpus-index.js';
 export { createCorpusProvider } from './providers/corpus/corpus-provider.js';
-export { writeSampleCorpus } from './providers/corpus/sample/index.js';
+export { writeSampleCorpus, sampleEntities } from './providers/corpus/sample/index.js';
 export { createSearxngProvider } from './providers/searxng/searxng-provider.js';
 export { createBraveProvider } from './providers/brave/brave-provider.js';
 export { isPageSource } from './ports/page-source.js';
@@ -34,6 +34,7 @@ export type { CorpusIndex, CorpusIndexOptions, CorpusPage, CorpusQuery } from '.
 export type { SearxngProviderOptions } from './providers/searxng/searxng-provider.js';
 export type { BraveProviderOptions } from './providers/brave/brave-provider.js';
 export type { PageSource, SourcedPage } from './ports/page-source.js';
+export type { SampleEntity } from './providers/corpus/sample/index.js';
 export type { ExtractedPage } from './domain/extracted-page.js';
 export { serveFetcher } from './rpc/serve.js';
 export type { ServeFetcherOptions } from './rpc/serve.js';

@@ -1,7 +1,9 @@
 /**
  * The relax rule: after a filter, when relax is on, that filter has not been loosened yet in this run,
  * fewer than max(1, ceil(10 % of its input)) candidates passed, and the run still has fewer rows than
- * its target, the coordinator asks the filter role to loosen it once.
+ * its target, the coordinator asks the filter role to loosen it once. Input and passed count the whole
+ * run so far (see FilterTally): a later round bringing two fresh candidates that both fail does not mean
+ * the filter "keeps almost nobody" when it kept most of the earlier rounds' candidates.
  */
 export interface RelaxDecisionInput {
   relaxEnabled: boolean;
@@ -20,4 +22,10 @@ export function shouldRelax(input: RelaxDecisionInput): boolean {
   if (!input.relaxEnabled || input.alreadyTried) return false;
   if (input.inputCount === 0) return false;
   return input.passedCount < relaxThreshold(input.inputCount) && input.rowsSoFar < input.target;
+}
+
+/** What one filter of a run has seen so far, over all rounds: candidates in, and passes of the original. */
+export interface FilterTally {
+  input: number;
+  passed: number;
 }

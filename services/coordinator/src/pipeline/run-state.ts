@@ -1,5 +1,6 @@
 import type { FetchedPage, FilterDescriptor, FilterVerdictEntry, FunnelFilter, ResearchPlan, ResultRow } from '@leadfinder/wire';
 import { CandidatePool } from './merge.js';
+import type { FilterTally } from './relax.js';
 import { buildRow, truncateRows } from './rows.js';
 import { WHERE_QUEUED } from './where.js';
 
@@ -19,6 +20,8 @@ export class RunState {
   originalFilters: FunnelFilter[] = [];
   /** Positions of filters Relax was already asked about (once per filter per run). */
   readonly relaxTried = new Set<number>();
+  /** Per filter position, the run's counts the relax rule reads. */
+  tallies: FilterTally[] = [];
   readonly pool = new CandidatePool();
   readonly usedQueries: string[] = [];
   readonly openedUrls = new Set<string>();
@@ -31,6 +34,7 @@ export class RunState {
     this.plan = plan;
     this.filters = plan.filters.map((f) => ({ ...f }));
     this.originalFilters = plan.filters.map((f) => ({ ...f }));
+    this.tallies = plan.filters.map(() => ({ input: 0, passed: 0 }));
   }
 
   addPage(page: FetchedPage): void {
