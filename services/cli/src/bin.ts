@@ -4,9 +4,6 @@
  * This file is the only one that touches the process: argv, exit codes, signals.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, Role, createLogger, loadConfig } from '@leadfinder/platform';
-import { StartupError } from './serve/adapters.js';
-import { startService } from './serve/serve.js';
 
 const USAGE = `usage:
   leadfinder serve [--role all|edge|coordinator|fetcher|filter]
@@ -15,6 +12,10 @@ const USAGE = `usage:
   leadfinder runs | show <id> | stop <id> | keys create <name>|list|revoke <id>`;
 
 async function serve(argv: string[]): Promise<number> {
+  // Loaded here, not at the top: the service stack takes seconds to import and the client commands need none of it.
+  const { ConfigError, Role, createLogger, loadConfig } = await import('@leadfinder/platform');
+  const { StartupError } = await import('./serve/adapters.js');
+  const { startService } = await import('./serve/serve.js');
   const { values, positionals } = parseArgs({ args: argv, options: { role: { type: 'string' } }, allowPositionals: true });
   const roleParse = Role.safeParse(values.role ?? positionals[0] ?? 'all');
   if (!roleParse.success) {

@@ -1,0 +1,315 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '@leadfinder/client';
+import type { LeadfinderClient } from '@leadfinder/client';
+import { ResultRow } from '@leadfinder/wire';
+import { createAccount, startServerProcess } from '../../../test/support/server-process.js';
+import type { ServerProcess } from '../../../test/support/server-process.js';
+import { csvObjects } from '../test/parse-csv.js';
+import { runClientCommand } from './client-commands.js';
+import type { ClientIo } from './client-commands.js';
+
+const ADMIN = 'admin-token-cli-tests';
+const QUERY = 'fintech startups in Berlin that raised a seed round';
+const BIN = join(process.cwd(), 'services', 'cli', 'bin', 'leadfinder.mjs');
+
+/**
+ * A SearXNG stand-in (the public web is the one thing tests fake) that holds every search until the
+ * caller hangs up or 10 s pass, then finds nothing: runs on it stay live long enough to interrupt.
+ */
+async function startSlowSearxng(): Promise<{ url: string; close(): Promise<void> }> {
+  const held = new Set<ServerResponse>();
+  const answer = (res: ServerResponse) => {
+    held.delete(res);
+    if (!res.writableEnded) res.writeHead(200, { 'content-type': 'application/json' }).end('{"results":[]}');
+  };
+  const server: Server = createServer((_req, res) => {
+    held.add(res);
+    const t = setTimeout(() => answer(res), 10_000);
+    res.on('close', () => {
+      clearTimeout(t);
+      held.delete(res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      for (const res of held) answer(res);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+let corpus: ServerProcess;
+let slow: ServerProcess;
+let searxng: { url: string; close(): Promise<void> };
+let account: { id: string; apiKey: string; sessionToken: string };
+let slowAccount: { apiKey: string };
+let sdk: LeadfinderClient;
+let slowSdk: LeadfinderClient;
+const tmp = mkdtempSync(join(tmpdir(), 'leadfinder-cli-test-'));
+
+beforeAll(async () => {
+  searxng = await startSlowSearxng();
+  [corpus, slow] = await Promise.all([
+    startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } }),
+    startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_SEARCH: 'searxng', LEADFINDER_SEARXNG_URL: searxng.url } }),
+  ]);
+  account = await createAccount(corpus.url, ADMIN, 100);
+  slowAccount = await createAccount(slow.url, ADMIN, 100);
+  sdk = createClient({ baseUrl: corpus.url, credential: account.apiKey });
+  slowSdk = createClient({ baseUrl: slow.url, credential: slowAccount.apiKey });
+});
+
+afterAll(async () => {
+  await Promise.all([corpus?.stop(), slow?.stop()]);
+  await searxng?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Piped (non-terminal) stdout and stderr that the test can read and wait on. */
+function fakeIo(env: Record<string, string | undefined>, hooks: Pick<ClientIo, 'confirmStop' | 'onInterrupt'> = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  const waiters: { re: RegExp; resolve: () => void }[] = [];
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+    for (const w of waiters.splice(0)) if (w.re.test(err)) w.resolve(); else waiters.push(w);
+  });
+  return {
+    io: { stdout, stderr, stdin: new PassThrough(), env: { HOME: tmp, ...env }, ...hooks } satisfies ClientIo,
+    out: () => out,
+    err: () => err,
+    /** Resolves once stderr matches `re`. */
+    stderrMatches: (re: RegExp) => new Promise<void>((resolve) => (re.test(err) ? resolve() : waiters.push({ re, resolve }))),
+  };
+}
+
+const corpusEnv = () => ({ LEADFINDER_URL: corpus.url, LEADFINDER_API_KEY: account.apiKey });
+const runIdIn = (stderr: string) => /search ([0-9a-f]{32}) started/.exec(stderr)?.[1] ?? '';
+
+describe('leadfinder search', () => {
+  it('shows plain progress lines when piped and prints the final rows as CSV that parses', async () => {
+    const t = fakeIo(corpusEnv());
+    const code = await runClientCommand(['search', QUERY, '--target', '5', '--speed', 'fast', '--format', 'csv'], t.io);
+    expect(code, t.err()).toBe(0);
+    const run = await sdk.getSearch(runIdIn(t.err()));
+    expect(run).toMatchObject({ status: 'done', target: 5, speed: 'fast', relax: true });
+    const rows = csvObjects(t.out());
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((r) => r.name)).toEqual(run.result!.table.map((r) => r.name));
+    expect(rows[0]!.source_urls).toBe(run.result!.table[0]!.source_urls.join(' '));
+    // Live progress on stderr: the plan and its filters, have/target, spend; no terminal control codes.
+    expect(t.err()).toMatch(/plan: company, target 5, fast/);
+    expect(t.err()).toMatch(/filter 1\. /);
+    expect(t.err()).toMatch(/\] \d+\/5/);
+    expect(t.err()).toMatch(/spend \$0\.\d+/);
+    expect(t.err()).toContain(`charged ${run.usdDisplay}`);
+    expect(t.err()).not.toContain('\x1b[');
+  });
+
+  it('on a terminal redraws one status line with a progress bar and spend, keeping the plan on screen', async () => {
+    const t = fakeIo(corpusEnv());
+    Object.assign(t.io.stderr, { isTTY: true, columns: 100 });
+    const code = await runClientCommand(['search', QUERY, '--target', '5', '--format', 'json'], t.io);
+    expect(code, t.err()).toBe(0);
+    const err = t.err();
+    expect(err).toMatch(/plan: company, target 5[^\n]*\n/);
+    // Status lines are redrawn in place, never left as lines of their own.
+    expect(err).not.toMatch(/Round 1: searching[^\r]*\n/);
+    const redrawn = err.split('\r\x1b[2K').slice(1).filter((part) => part !== '' && !part.includes('\n'));
+    expect(redrawn.length).toBeGreaterThan(3);
+    expect(redrawn.some((line) => /^round \d+ {2}\[[#.]{24}\] \d+\/5 {2}spend \$\d/.test(line))).toBe(true);
+    for (const line of redrawn) expect(line.length).toBeLessThan(100);
+    const run = await sdk.getSearch(runIdIn(err));
+    expect(JSON.parse(t.out())).toEqual(run.result!.table);
+  });
+
+  it('passes --sites and --no-relax and writes JSON lines to --out, leaving stdout empty', async () => {
+    const t = fakeIo(corpusEnv());
+    const file = join(tmp, 'rows.jsonl');
+    const code = await runClientCommand(['search', QUERY, '--target', '3', '--sites', 'berlin-startup-news.example', '--no-relax', '--format', 'jsonl', '--out', file], t.io);
+    expect(code, t.err()).toBe(0);
+    expect(t.out()).toBe('');
+    const run = await sdk.getSearch(runIdIn(t.err()));
+    expect(run).toMatchObject({ relax: false, sites: 'berlin-startup-news.example' });
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').filter(Boolean);
+    expect(lines.map((l) => ResultRow.parse(JSON.parse(l)))).toEqual(run.result!.table);
+  });
+
+  it('shows the 402 message and the amounts and exits 1', async () => {
+    const poor = await createAccount(corpus.url, ADMIN, 1);
+    const t = fakeIo({ LEADFINDER_URL: corpus.url, LEADFINDER_API_KEY: poor.apiKey });
+    const code = await runClientCommand(['search', QUERY], t.io);
+    expect(code).toBe(1);
+    const probe = await fetch(`${corpus.url}/v1/searches`, {
+      method: 'POST', headers: { authorization: `Bearer ${poor.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ q: QUERY }),
+    });
+    const { detail } = (await probe.json()) as { detail: { message: string } };
+    expect(t.err()).toContain(detail.message);
+    expect(t.err()).toContain('available $1.00');
+    expect(t.err()).toContain('needed $5.00');
+    expect(t.out()).toBe('');
+  });
+
+  it('on Ctrl-C says closing the stream does not stop the run, and stops it when the user agrees', async () => {
+    let asked = false;
+    let interrupt: () => void = () => {};
+    const t = fakeIo({ LEADFINDER_URL: slow.url, LEADFINDER_API_KEY: slowAccount.apiKey }, {
+      onInterrupt: (handler) => ((interrupt = handler), () => (interrupt = () => {})),
+      confirmStop: async () => ((asked = true), true),
+    });
+    const done = runClientCommand(['search', QUERY, '--target', '10', '--format', 'csv'], t.io);
+    await t.stderrMatches(/plan: /);
+    const id = runIdIn(t.err());
+    expect((await slowSdk.getSearch(id)).status).toBe('running');
+    interrupt();
+    expect(await done, t.err()).toBe(0);
+    expect(asked).toBe(true);
+    expect(t.err()).toContain('does not stop the run');
+    expect(t.err()).toContain(`${id}: stopped`);
+    const run = await slowSdk.getSearch(id);
+    expect(run.status).toBe('stopped');
+    expect(run.result?.stopped).toBe(true);
+    expect(csvObjects(t.out())).toEqual([]);
+  });
+
+  it('on Ctrl-C declined leaves the run running and says how to stop it; `leadfinder stop` then stops it', async () => {
+    let interrupt: () => void = () => {};
+    const env = { LEADFINDER_URL: slow.url, LEADFINDER_API_KEY: slowAccount.apiKey };
+    const t = fakeIo(env, {
+      onInterrupt: (handler) => ((interrupt = handler), () => (interrupt = () => {})),
+      confirmStop: async () => false,
+    });
+    const done = runClientCommand(['search', QUERY, '--target', '10'], t.io);
+    await t.stderrMatches(/plan: /);
+    interrupt();
+    expect(await done).toBe(130);
+    const id = runIdIn(t.err());
+    expect(t.err()).toContain('does not stop the run');
+    expect(t.err()).toContain(`leadfinder stop ${id}`);
+    expect((await slowSdk.getSearch(id)).status).toBe('running');
+
+    const s = fakeIo(env);
+    expect(await runClientCommand(['stop', id], s.io)).toBe(0);
+    expect(s.out()).toContain(`stop requested for ${id}`);
+    expect((await slowSdk.waitForResult(id, { intervalMs: 1000 })).status).toBe('stopped');
+    const again = fakeIo(env);
+    expect(await runClientCommand(['stop', id], again.io)).toBe(0);
+    expect(again.out()).toContain('had already ended: stopped');
+  });
+
+  it('refuses a bad --format or a missing query with a usage message', async () => {
+    const t = fakeIo(corpusEnv());
+    expect(await runClientCommand(['search', QUERY, '--format', 'xml'], t.io)).toBe(2);
+    expect(await runClientCommand(['search'], t.io)).toBe(2);
+    expect(t.err()).toContain('--format must be table, csv, json or jsonl');
+    expect(t.err()).toContain('usage: leadfinder search');
+  });
+});
+
+describe('leadfinder runs, show, keys', () => {
+  it('lists runs and shows one as JSON rows', async () => {
+    const { id } = await sdk.createSearch({ q: QUERY, target: 3 });
+    const run = await sdk.waitForResult(id, { intervalMs: 1000 });
+    const list = fakeIo(corpusEnv());
+    expect(await runClientCommand(['runs'], list.io)).toBe(0);
+    expect(list.out().split('\n')[0]).toMatch(new RegExp(`^${id}\\s+done`));
+    const show = fakeIo(corpusEnv());
+    expect(await runClientCommand(['show', id, '--format', 'json'], show.io)).toBe(0);
+    expect(JSON.parse(show.out())).toEqual(run.result!.table);
+    expect(show.err()).toContain(`${id}: done`);
+  });
+
+  it('answers an unknown run with the 404 detail and exit 1', async () => {
+    const t = fakeIo(corpusEnv());
+    expect(await runClientCommand(['show', 'f'.repeat(32)], t.io)).toBe(1);
+    expect(t.err()).toContain('404 Unknown search.');
+  });
+
+  it('reads the URL and API key from a config file when the environment has none', async () => {
+    const config = join(tmp, 'config.json');
+    writeFileSync(config, JSON.stringify({ url: corpus.url, apiKey: account.apiKey }));
+    const t = fakeIo({ LEADFINDER_CONFIG: config });
+    expect(await runClientCommand(['runs', '--json'], t.io), t.err()).toBe(0);
+    expect(Array.isArray(JSON.parse(t.out()))).toBe(true);
+  });
+
+  it('creates, lists and revokes keys with a session token, and explains when only an API key is set', async () => {
+    const env = { LEADFINDER_URL: corpus.url, LEADFINDER_SESSION_TOKEN: account.sessionToken };
+    const create = fakeIo(env);
+    expect(await runClientCommand(['keys', 'create', 'laptop', 'key'], create.io)).toBe(0);
+    const key = create.out().trim();
+    expect(key).toMatch(/^lf_live_/);
+    expect(create.err()).toContain('shown only once');
+    const list = fakeIo(env);
+    expect(await runClientCommand(['keys', 'list'], list.io)).toBe(0);
+    const line = list.out().split('\n').find((l) => l.endsWith('laptop key'));
+    expect(line).toBeDefined();
+    const keyId = line!.split(/\s+/)[0]!;
+    const revoke = fakeIo(env);
+    expect(await runClientCommand(['keys', 'revoke', keyId], revoke.io)).toBe(0);
+    const after = fakeIo(env);
+    await runClientCommand(['keys', 'list'], after.io);
+    expect(after.out()).not.toContain(keyId);
+
+    const apiKeyOnly = fakeIo(corpusEnv());
+    expect(await runClientCommand(['keys', 'list'], apiKeyOnly.io)).toBe(2);
+    expect(apiKeyOnly.err()).toContain('session token');
+  });
+});
+
+describe('the leadfinder binary', () => {
+  function runBin(args: string[], env: Record<string, string>, onStderr?: (text: string, signal: (s: NodeJS.Signals) => void) => void) {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: tmp, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      onStderr?.(stderr, (s) => child.kill(s));
+    });
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      child.once('exit', (code) => resolve({ code, stdout, stderr })),
+    );
+  }
+
+  it('`search --format csv` writes CSV to stdout that parses to the run\'s rows', async () => {
+    const r = await runBin(['search', QUERY, '--target', '5', '--format', 'csv'], corpusEnv());
+    expect(r.code, r.stderr).toBe(0);
+    const run = await sdk.getSearch(runIdIn(r.stderr));
+    const rows = csvObjects(r.stdout);
+    expect(rows.map((x) => x.name)).toEqual(run.result!.table.map((x) => x.name));
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('on SIGINT without a terminal to ask, leaves the run running, says so and exits 130', async () => {
+    let sent = false;
+    const r = await runBin(['search', QUERY, '--target', '10'], { LEADFINDER_URL: slow.url, LEADFINDER_API_KEY: slowAccount.apiKey }, (text, signal) => {
+      if (!sent && /plan: /.test(text)) {
+        sent = true;
+        signal('SIGINT');
+      }
+    });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('does not stop the run');
+    const id = runIdIn(r.stderr);
+    expect((await slowSdk.getSearch(id)).status).toBe('running');
+    await slowSdk.stopSearch(id);
+  });
+});
