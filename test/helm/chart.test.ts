@@ -20,7 +20,9 @@ const PRIVATE_V6 = ['fc00::/7', 'fe80::/10'];
 
 const deployment = (objs: K8sObject[], role: RoleName) => named(objs, 'Deployment', `lf-leadfinder-${role}`);
 const container = (objs: K8sObject[], role: RoleName) => deployment(objs, role).spec.template.spec.containers[0];
-const envOf = (objs: K8sObject[], role: RoleName): { name: string; value?: string; valueFrom?: Record<string, { name: string; key: string; optional?: boolean }> }[] =>
+/** An env var's source as rendered (only the secret kind is ever read in these tests). */
+interface EnvSource { secretKeyRef: { name: string; key: string; optional?: boolean } }
+const envOf = (objs: K8sObject[], role: RoleName): { name: string; value?: string; valueFrom?: EnvSource }[] =>
   container(objs, role).env;
 const policy = (objs: K8sObject[], role: RoleName) => named(objs, 'NetworkPolicy', `lf-leadfinder-${role}`);
 
