@@ -201,7 +201,7 @@ describe.skipIf(!HELM)('helm chart charts/leadfinder', () => {
       for (const e of envOf(rendered, role)) {
         if (!SECRET_ENV.includes(e.name)) continue;
         expect(e.value, `${role} ${e.name}`).toBeUndefined();
-        expect(e.valueFrom.secretKeyRef.name).toMatch(/^lf-leadfinder(-mongodb)?$/);
+        expect(e.valueFrom?.secretKeyRef.name).toMatch(/^lf-leadfinder(-mongodb)?$/);
         (secretEnvByRole[role] ??= []).push(e.name);
       }
     }
@@ -222,8 +222,8 @@ describe.skipIf(!HELM)('helm chart charts/leadfinder', () => {
   it('uses existing Secrets and creates none when the external-services values name them', () => {
     expect(ofKind(external, 'Secret')).toEqual([]);
     const env = envOf(external, 'edge');
-    expect(env.find((e) => e.name === 'LEADFINDER_MONGODB_URL')!.valueFrom.secretKeyRef).toEqual({ name: 'leadfinder-mongodb', key: 'uri' });
-    expect(env.find((e) => e.name === 'LEADFINDER_ADMIN_TOKEN')!.valueFrom.secretKeyRef).toMatchObject({ name: 'leadfinder-secrets', key: 'admin-token' });
+    expect(env.find((e) => e.name === 'LEADFINDER_MONGODB_URL')!.valueFrom?.secretKeyRef).toEqual({ name: 'leadfinder-mongodb', key: 'uri' });
+    expect(env.find((e) => e.name === 'LEADFINDER_ADMIN_TOKEN')!.valueFrom?.secretKeyRef).toMatchObject({ name: 'leadfinder-secrets', key: 'admin-token' });
     expect(env).toContainEqual({ name: 'LEADFINDER_NATS_URL', value: 'nats://nats.messaging.svc.cluster.local:4222' });
     expect(named(external, 'ConfigMap', 'lf-leadfinder-fetcher-config').data).toEqual({ LEADFINDER_SEARCH: 'brave' });
     expect(envOf(external, 'coordinator').map((e) => e.name)).not.toContain('LEADFINDER_BRAVE_API_KEY');
