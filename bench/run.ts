@@ -1,0 +1,79 @@
+/**
+ * `npm run bench [-- --only post,get,sse,stop,extract,e2e,cost,eventlog] [-- --quick]`
+ *
+ * Runs each figure module in turn (one failing does not stop the others), prints one Markdown table with
+ * each figure beside its goal, and writes bench/results.json with the machine it ran on. Distributed rows
+ * need LEADFINDER_TEST_NATS_URL and LEADFINDER_TEST_MONGODB_URL; without them they read
+ * "skipped (no server)". See bench/README.md.
+ */
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { BenchContext, Figure, FigureRow } from './support/figure.js';
+import { errorRow } from './support/figure.js';
+import { machineInfo, machineLine, markdownTable } from './support/report.js';
+
+/** Loaded lazily so a figure whose component is missing fails alone, not at import time. */
+const FIGURES: Record<string, { title: string; load: () => Promise<Figure> }> = {
+  post: { title: 'POST /v1/searches', load: async () => (await import('./figures/post-latency.js')).postLatency },
+  get: { title: 'GET /v1/searches/{id}', load: async () => (await import('./figures/get-latency.js')).getLatency },
+  sse: { title: 'SSE fan-out', load: async () => (await import('./figures/sse-fanout.js')).sseFanout },
+  stop: { title: 'stop latency', load: async () => (await import('./figures/stop-latency.js')).stopLatency },
+  extract: { title: 'page extraction', load: async () => (await import('./figures/extraction.js')).extraction },
+  e2e: { title: 'end to end', load: async () => (await import('./figures/end-to-end.js')).endToEnd },
+  cost: { title: 'cost per row', load: async () => (await import('./figures/cost-per-row.js')).costPerRow },
+  eventlog: { title: 'event log', load: async () => (await import('./figures/event-log.js')).eventLog },
+};
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+    allowPositionals: false,
+  });
+  if (values.help) {
+    console.log(`npm run bench [-- --only ${Object.keys(FIGURES).join(',')}] [-- --quick]`);
+    return;
+  }
+  const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : Object.keys(FIGURES);
+  const unknown = only.filter((id) => !(id in FIGURES));
+  if (unknown.length) throw new Error(`unknown figure(s) ${unknown.join(', ')}; known: ${Object.keys(FIGURES).join(', ')}`);
+
+  const ctx: BenchContext = {
+    quick: values.quick ?? false,
+    natsUrl: process.env.LEADFINDER_TEST_NATS_URL || null,
+    mongoUrl: process.env.LEADFINDER_TEST_MONGODB_URL || null,
+    log: (message) => process.stderr.write(`bench: ${message}\n`),
+  };
+  const machine = machineInfo();
+  ctx.log(`${machineLine(machine)}${ctx.quick ? ' (--quick)' : ''}`);
+
+  const rows: FigureRow[] = [];
+  const timings: Record<string, number> = {};
+  for (const id of only) {
+    const started = performance.now();
+    ctx.log(`— ${FIGURES[id]!.title} —`);
+    try {
+      const figure = await FIGURES[id]!.load();
+      rows.push(...(await figure.run(ctx)));
+    } catch (error) {
+      rows.push(errorRow(FIGURES[id]!.title, '—', '—', error));
+    }
+    timings[id] = Math.round(performance.now() - started);
+  }
+
+  const table = markdownTable(rows);
+  console.log(`\n${table}\n\n${machineLine(machine)}${ctx.quick ? ' (--quick: indicative only)' : ''}`);
+  const out = fileURLToPath(new URL('./results.json', import.meta.url));
+  await writeFile(out, JSON.stringify({ machine, loadAverage1mAtEnd: Math.round(loadavg()[0]! * 100) / 100, quick: ctx.quick, figures: only, durationsMs: timings, rows, table }, null, 2) + '\n');
+  ctx.log(`wrote ${out}`);
+}
+
+main().then(
+  // Servers and sockets are closed by now; exit anyway so a stray keep-alive handle cannot hang the bench.
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { buildEdgeApp, createSessionSigner } from '@leadfinder/edge';
+import {
+  connectNats, createBilling, createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue,
+  createMongoStore, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue, randomIds, silentLogger, systemClock,
+} from '@leadfinder/platform';
+import type { Config, EventLog, NatsHandle, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+
+/**
+ * The edge alone, built from the same adapters `npm start` uses, with nothing consuming the work queue:
+ * accepted runs stay `running` and no research competes for the CPU, so the figures measure the edge
+ * (auth, validation, reservation, run insert, enqueue, run read, event streaming). Distributed stacks use
+ * names unique to this bench process (database, streams, subjects, KV bucket) and delete them on close,
+ * so a shared NATS / FerretDB is left as it was found.
+ */
+export interface EdgeStack {
+  url: string;
+  events: EventLog;
+  store: Store;
+  close(): Promise<void>;
+}
+
+export interface EdgeStackOptions {
+  config: Config;
+  dataDir: string;
+  distributed: { natsUrl: string; mongoUrl: string } | null;
+}
+
+export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeStack> {
+  const { config } = options;
+  const logger = silentLogger;
+  const suffix = randomBytes(4).toString('hex');
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const step of closers) await step().catch((error: unknown) => console.error(`bench: cleanup step failed: ${String(error)}`));
+  };
+  try {
+    let store: Store;
+    let events: EventLog;
+    let work: WorkQueue;
+    let stops: StopFlags;
+    if (options.distributed) {
+      const dbName = `bench_${suffix}`;
+      store = await createMongoStore({ url: options.distributed.mongoUrl, dbName, logger });
+      closers.push(async () => {
+        await store.close();
+        await dropMongoDatabase(options.distributed!.mongoUrl, dbName);
+      });
+      const nats: NatsHandle = await connectNats({ url: options.distributed.natsUrl, name: `leadfinder-bench-${suffix}`, logger });
+      const names = {
+        events: `BENCH_EVENTS_${suffix}`, eventsPrefix: `bench_${suffix}_runs`,
+        work: `BENCH_WORK_${suffix}`, subject: `bench_${suffix}.work`, durable: `bench_${suffix}`, bucket: `bench_stops_${suffix}`,
+      };
+      closers.unshift(async () => {
+        for (const stream of [names.events, names.work, `KV_${names.bucket}`]) {
+          await nats.jsm.streams.delete(stream).catch(() => false);
+        }
+        await nats.close();
+      });
+      events = await createNatsEventLog({ nats, logger, stream: names.events, subjectPrefix: names.eventsPrefix });
+      const workOptions = { nats, logger, stream: names.work, subject: names.subject, durable: names.durable, stopBucket: names.bucket };
+      work = await createNatsWorkQueue(workOptions);
+      stops = await createNatsStopFlags(workOptions);
+    } else {
+      store = await createEmbeddedStore({ dataDir: join(options.dataDir, 'store'), logger });
+      closers.push(() => store.close());
+      events = await createEmbeddedEventLog({ dataDir: join(options.dataDir, 'events'), logger });
+      work = createInProcessWorkQueue({ logger });
+      stops = createInProcessStopFlags();
+    }
+    closers.unshift(async () => {
+      await stops.close();
+      await work.close();
+      await events.close();
+    });
+    const billing = createBilling({ store, clock: systemClock, logger });
+    const sessions = createSessionSigner({ secret: randomBytes(32).toString('base64url'), ttlSeconds: 3600 });
+    const app = await buildEdgeApp({ config, logger, clock: systemClock, ids: randomIds, store, events, work, stops, billing, sessions });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    closers.unshift(() => app.close());
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    return { url: `http://127.0.0.1:${port}`, events, store, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function dropMongoDatabase(url: string, dbName: string): Promise<void> {
+  const { MongoClient } = await import('mongodb');
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.connect();
+    await client.db(dbName).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
