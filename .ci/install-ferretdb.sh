@@ -6,7 +6,7 @@
 set -euo pipefail
 VERSION=v1.24.2
 OUT=${1:-$(go env GOPATH)/bin/ferretdb}
-if [ -x "$OUT" ] && "$OUT" --version 2>/dev/null | grep -q "$VERSION"; then exit 0; fi
+if [ -x "$OUT" ] && "$OUT" --version 2>/dev/null | grep "$VERSION" >/dev/null; then exit 0; fi
 export GOFLAGS=-buildvcs=false
 if GOFLAGS=-buildvcs=false go install "github.com/FerretDB/FerretDB/cmd/ferretdb@$VERSION" 2>/dev/null && [ -x "$(go env GOPATH)/bin/ferretdb" ]; then
   [ "$(go env GOPATH)/bin/ferretdb" = "$OUT" ] || cp "$(go env GOPATH)/bin/ferretdb" "$OUT"
