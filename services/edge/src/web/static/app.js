@@ -1,7 +1,7 @@
 // leadfinder web page: sign-in, key panel, search workspace. Plain ES module; no inline code (strict CSP).
 // All text from the server is written with textContent, never as HTML.
 const $ = (id) => document.getElementById(id);
-const state = { token: null, runId: null, cursor: 0, follow: null, rows: [], final: null, target: 10 };
+const state = { token: null, runId: null, cursor: 0, follow: null, rows: [], final: null, target: 10, ended: false };
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -180,7 +180,7 @@ $('search-form').addEventListener('submit', async (e) => {
 
 function openRun(id, target) {
   if (state.follow) state.follow.abort();
-  Object.assign(state, { runId: id, cursor: 0, rows: [], final: null, target });
+  Object.assign(state, { runId: id, cursor: 0, rows: [], final: null, target, ended: false });
   $('run').hidden = false;
   $('run-id').textContent = id.slice(0, 8);
   $('run-status').textContent = 'running';
@@ -304,13 +304,23 @@ function renderRow(row, i) {
     passages);
 }
 
+const END_MESSAGES = {
+  done: 'Done.',
+  stopped: 'Stopped. The rows that passed every filter are kept.',
+  budget_exhausted: 'Ended early: the spend limit was reached. The rows that passed every filter are kept.',
+};
+
+/** The run record is the authority on how a run ended (spec §6 rule 4), whatever arrived before it. */
 function finishRun(run) {
+  state.ended = true;
   $('run-status').textContent = run.status;
   $('run-where').textContent = run.where;
   $('run-cost').textContent = `· charged ${run.usdDisplay}`;
   $('stop').disabled = true;
   if (run.result) setRows(run.result.table);
-  if (run.status === 'interrupted' && !run.result) $('run-message').textContent = `Interrupted at “${run.where}”; no table was written.`;
+  if (END_MESSAGES[run.status]) $('run-message').textContent = END_MESSAGES[run.status];
+  else if (run.status === 'interrupted') $('run-message').textContent = run.result ? `Interrupted at “${run.where}”.` : `Interrupted at “${run.where}”; no table was written.`;
+  else if (run.status === 'error' && !$('run-message').textContent.startsWith('The search failed')) $('run-message').textContent = 'The search failed.';
   loadRuns();
 }
 
@@ -319,7 +329,8 @@ $('stop').addEventListener('click', async () => {
   $('stop').disabled = true;
   try {
     const r = await api(`/v1/searches/${state.runId}/stop`, { method: 'POST' });
-    $('run-message').textContent = r.status === 'running' ? 'Stopping…' : `Already ${r.status}.`;
+    // The stream may already have delivered the end of the run; never overwrite that.
+    if (!state.ended) $('run-message').textContent = r.status === 'running' ? 'Stopping…' : `Already ${r.status}.`;
   } catch (error) {
     $('run-message').textContent = error.message;
   }
