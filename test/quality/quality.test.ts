@@ -7,7 +7,7 @@ import { runQueries, type QueryOutcome } from './run-queries.js';
 
 /** Floors documented (with the measurements behind them) in test/quality/README.md. */
 const MEAN_PRECISION_FLOOR = 0.93;
-const MEAN_RECALL_FLOOR = 0.92;
+const MEAN_RECALL_FLOOR = 0.93;
 /** Rows asked of every query: above every case's expected count (at most 11 on any day of 2026-2029), so recall is never capped by it. */
 const TARGET = 15;
 const ADMIN_TOKEN = 'quality-admin';

@@ -1,14 +1,16 @@
 import type { Candidate, FetchedPage, SearchHit } from '@leadfinder/wire';
 import { mapBounded } from './activities/pool.js';
 import { runFunnel } from './funnel.js';
+import { cursorsAfterRound, roundSearches, type SearchCall } from './pipeline/search-plan.js';
 import { selectPagesToOpen, uniqueHits } from './pipeline/selection.js';
 import { roundWhere, WHERE_PLANNING } from './pipeline/where.js';
 import type { RunSteps } from './run-steps.js';
 
 /**
- * Drives a claimed run from planning until it has `target` rows or runs out of fresh queries (or pages).
- * Returns normally for a `done` run; any other end (stop, deadline, budget, lease loss, failure) is thrown
- * and classified by the actor.
+ * Drives a claimed run from planning until it has `target` rows, runs out of fresh queries and result
+ * pages to read, or finds no new page and no new candidate `maxEmptyRounds` rounds running. Returns
+ * normally for a `done` run; any other end (stop, deadline, budget, lease loss, failure) is thrown and
+ * classified by the actor.
  */
 export async function driveRun(steps: RunSteps): Promise<void> {
   const { run, state, research } = steps;
@@ -32,26 +34,11 @@ export async function driveRun(steps: RunSteps): Promise<void> {
   let emptyRounds = 0;
   for (let round = 1; round <= steps.tuning.maxRounds; round += 1) {
     await steps.enter(roundWhere(round, 'searching'));
-    const proposed = round === 1 ? plan.queries : await research.queries({ plan, round, used: [...state.usedQueries] });
-    const queries = [...new Set(proposed.map((q) => q.trim()).filter((q) => q && !state.usedQueries.includes(q)))];
-    if (queries.length === 0) return; // exhausted: nothing new to search for
-    const hits: SearchHit[] = [];
-    try {
-      for (const query of queries) {
-        steps.checkpoint();
-        state.usedQueries.push(query);
-        hits.push(...(await research.search({
-          query,
-          domains: plan.sites.domains,
-          publishedAfter: plan.dateRange?.from ?? null,
-          page: 1,
-          limit: steps.tuning.searchLimit,
-        })));
-      }
-    } finally {
-      await steps.afterSpend().catch(() => undefined);
-    }
-    const roundHits = uniqueHits(hits);
+    const proposed = round === 1 ? plan.queries : await research.queries({ plan, round, used: state.usedQueries });
+    const calls = roundSearches({ proposed, cursors: [...state.queryCursors.values()], maxPage: steps.tuning.maxSearchPages });
+    if (calls.length === 0) return; // exhausted: no new query, and no query with a further page to read
+    const answers = await searchRound(steps, calls);
+    const roundHits = uniqueHits(answers.flatMap((a) => a.hits));
 
     await steps.enter(roundWhere(round, 'screening'));
     const scores = roundHits.length > 0 ? await research.screen({ plan, hits: roundHits }) : [];
@@ -83,11 +70,41 @@ export async function driveRun(steps: RunSteps): Promise<void> {
     const fresh = state.pool.add(candidates);
 
     await runFunnel(steps, round, fresh);
+    const yieldingUrls = state.rowSourcesOf(round);
+    for (const cursor of cursorsAfterRound({ answers, yieldingUrls, seenBefore: state.seenHitUrls, limit: steps.tuning.searchLimit })) {
+      state.recordSearch(cursor);
+    }
+    for (const hit of roundHits) state.seenHitUrls.add(hit.url);
     const rows = state.rows();
     await steps.emit({ type: 'progress', have: rows.length, target: run.target, round, leads: rows });
     if (rows.length >= run.target) return;
 
     emptyRounds = urls.length === 0 && fresh.length === 0 ? emptyRounds + 1 : 0;
     if (emptyRounds >= steps.tuning.maxEmptyRounds) return;
+  }
+}
+
+/**
+ * The searches of one round, at most `searchParallelism` at once, each under the run signal. Answers come
+ * back in call order, never completion order, so which pages a round opens does not depend on timing.
+ * Every call is metered before it starts; a refused or failed one ends the round (and the run).
+ */
+async function searchRound(steps: RunSteps, calls: readonly SearchCall[]): Promise<{ call: SearchCall; hits: SearchHit[] }[]> {
+  const { state, research, tuning } = steps;
+  const plan = state.plan!;
+  try {
+    const answers = await mapBounded(calls, tuning.searchParallelism, (call) => {
+      steps.checkpoint();
+      return research.search({
+        query: call.query,
+        domains: plan.sites.domains,
+        publishedAfter: plan.dateRange?.from ?? null,
+        page: call.page,
+        limit: tuning.searchLimit,
+      });
+    });
+    return calls.map((call, i) => ({ call, hits: answers[i]! }));
+  } finally {
+    await steps.afterSpend().catch(() => undefined);
   }
 }

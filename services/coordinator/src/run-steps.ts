@@ -14,8 +14,15 @@ export interface DriveTuning {
   extractParallelism: number;
   /** filter.verify calls at once per run. @default 4 */
   verifyParallelism: number;
+  /** fetcher.search calls at once per run (hits are still merged in query order). @default 4 */
+  searchParallelism: number;
   /** Results asked of each search call. @default 10 */
   searchLimit: number;
+  /**
+   * Deepest result page read of one query. Later rounds read the next page of each query whose last page
+   * came back full and brought a new row (each page is one priced search). @default 5
+   */
+  maxSearchPages: number;
   /** Hard cap on rounds; the run then ends `done` with what it has. @default 50 */
   maxRounds: number;
   /** Consecutive rounds that open no new page and find no new candidate before the run gives up. @default 2 */
@@ -25,7 +32,9 @@ export const DEFAULT_DRIVE_TUNING: DriveTuning = {
   fetchParallelism: 4,
   extractParallelism: 4,
   verifyParallelism: 4,
+  searchParallelism: 4,
   searchLimit: 10,
+  maxSearchPages: 5,
   maxRounds: 50,
   maxEmptyRounds: 2,
 };

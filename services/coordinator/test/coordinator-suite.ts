@@ -1,6 +1,6 @@
-import { InternalError, UnavailableError } from '@leadfinder/platform';
+import { InternalError, sleep, UnavailableError } from '@leadfinder/platform';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeResearch } from './fake-research.js';
+import { createFakeResearch, filterOf, planOf } from './fake-research.js';
 import { createHarness, lastCost, tailOf, typesOf, type Harness } from './harness.js';
 import { standardWorld } from './world.js';
 import type { PortsFactory } from './ports.js';
@@ -100,6 +100,85 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
       });
     });
 
+    describe('searching', () => {
+      /** Three hits per query: with two results a page, each query's first page comes back full. */
+      const deepWorld = () => standardWorld({
+        hits: {
+          q1: [{ url: 'http://a.test/1', score: 0.9 }, { url: 'http://a.test/2', score: 0.8 }, { url: 'http://c.test/1', score: 0.7 }],
+          q2: [{ url: 'http://a.test/2', score: 0.8 }, { url: 'http://b.test/1', score: 0.6 }, { url: 'http://b.test/2', score: 0.55 }],
+        },
+        pages: { ...standardWorld().pages, 'http://c.test/1': 'Epsilon builds robots in Berlin.' },
+        candidates: { ...standardWorld().candidates, 'http://c.test/1': [{ key: 'epsilon', name: 'Epsilon' }] },
+      });
+
+      it('reads the next result page of a query whose page came back full and finds the company ranked past it', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(deepWorld());
+        await h.coordinator(research.fetcher, research.filter, { tuning: { searchLimit: 2 } }).start();
+        const run = await h.submit({ target: 10 });
+        const after = await h.waitTerminal(run.id);
+        const events = await h.eventsOf(run.id);
+
+        // Round 1 reads page 1 of the planned queries; round 2 (no follow-up query offered) their page 2;
+        // both second pages come back short, so round 3 has nothing to search and the run ends done.
+        expect(research.calls.searchedPages).toEqual([
+          { query: 'q1', page: 1 }, { query: 'q2', page: 1 }, { query: 'q1', page: 2 }, { query: 'q2', page: 2 },
+        ]);
+        expect(after.status).toBe('done');
+        const epsilon = after.result!.table.find((r) => r.name === 'Epsilon');
+        expect(epsilon).toMatchObject({ round: 2, source_urls: ['http://c.test/1'] });
+        // Four searches at 0.005 and five pages at 0.001.
+        expect(after.chargeMicrousd).toBe(25_000);
+        expect(events.find((e) => e.type === 'usage')).toMatchObject({ search_calls: 4, pages_opened: 5 });
+      });
+
+      it('never reads a query deeper than maxSearchPages', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(deepWorld());
+        await h.coordinator(research.fetcher, research.filter, { tuning: { searchLimit: 1, maxSearchPages: 2 } }).start();
+        const run = await h.submit({ target: 10 });
+        const after = await h.waitTerminal(run.id);
+        expect(after.status).toBe('done');
+        expect(Math.max(...research.calls.searchedPages.map((c) => c.page))).toBe(2);
+        expect(research.calls.searchedPages).toHaveLength(4);
+      });
+
+      it('runs a round\'s searches at once, at most searchParallelism, and keeps rows in query order whatever answers first', async () => {
+        h = await createHarness({}, ports);
+        const queries = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'];
+        const world = standardWorld({
+          plan: planOf(queries, [filterOf(1, 'Based in Berlin')]),
+          hits: Object.fromEntries(queries.map((q) => [q, [{ url: `http://${q}.test/`, score: 0.9 }]])),
+          pages: Object.fromEntries(queries.map((q) => [`http://${q}.test/`, `${q.toUpperCase()} Ltd in Berlin.`])),
+          candidates: Object.fromEntries(queries.map((q) => [`http://${q}.test/`, [{ key: q, name: `${q.toUpperCase()} Ltd` }]])),
+        });
+        const research = createFakeResearch(world);
+        const search = research.fetcher.search.bind(research.fetcher);
+        let inFlight = 0;
+        let mostInFlight = 0;
+        const answered: string[] = [];
+        research.fetcher.search = async (request, o) => {
+          inFlight += 1;
+          mostInFlight = Math.max(mostInFlight, inFlight);
+          try {
+            // The first query answers last.
+            await sleep(request.query === 'q1' ? 120 : 20, o.signal);
+            return await search(request, o);
+          } finally {
+            inFlight -= 1;
+            answered.push(request.query);
+          }
+        };
+        await h.coordinator(research.fetcher, research.filter, { tuning: { searchParallelism: 4 } }).start();
+        const run = await h.submit({ target: 10 });
+        const after = await h.waitTerminal(run.id);
+
+        expect(mostInFlight).toBe(4);
+        expect(answered.indexOf('q1')).toBeGreaterThan(answered.indexOf('q2'));
+        expect(after.result!.table.map((r) => r.name)).toEqual(queries.map((q) => `${q.toUpperCase()} Ltd`));
+      });
+    });
+
     describe('relaxing filters', () => {
       const strictHiring = standardWorld({
         passes: (filter, candidate) => filter.title !== 'Hiring' || (filter.relaxed && ['beta', 'gamma'].includes(candidate.key)),
@@ -184,9 +263,11 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
         const run = await h.submit();
         const after = await h.waitTerminal(run.id);
         expect(after.status).toBe('error');
-        expect(research.calls.searched).toEqual(['q1', 'q1', 'q1']);
-        // One search price: a call is paid once however often it is retried.
-        expect(after.chargeMicrousd).toBe(5_000);
+        // Both planned queries are searched at once; each call is tried three times.
+        expect(research.calls.searched.filter((q) => q === 'q1')).toHaveLength(3);
+        expect(research.calls.searched.filter((q) => q === 'q2')).toHaveLength(3);
+        // One search price per call: a call is paid once however often it is retried.
+        expect(after.chargeMicrousd).toBe(10_000);
       });
     });
   });

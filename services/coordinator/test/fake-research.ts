@@ -30,7 +30,10 @@ export interface World {
 }
 
 export interface CallLog {
+  /** Queries in the order their calls started (a query once per page read). */
   searched: string[];
+  /** The same calls with their result page. */
+  searchedPages: { query: string; page: number }[];
   fetched: string[];
   relaxed: string[];
   verified: { filter: string; candidate: string; relaxed: boolean }[];
@@ -50,7 +53,7 @@ export function planOf(queries: string[], filters: FunnelFilter[], extra: Partia
 }
 
 export function createFakeResearch(world: World): { fetcher: FetcherPort; filter: FilterPort; calls: CallLog } {
-  const calls: CallLog = { searched: [], fetched: [], relaxed: [], verified: [] };
+  const calls: CallLog = { searched: [], searchedPages: [], fetched: [], relaxed: [], verified: [] };
   const usage = () => ({ ...(world.usage ?? ZERO) });
   const step = async (name: keyof NonNullable<World['failures']>, o: CallOptions) => {
     if (world.delayMs) await sleep(world.delayMs, o.signal);
@@ -66,9 +69,12 @@ export function createFakeResearch(world: World): { fetcher: FetcherPort; filter
   const fetcher: FetcherPort = {
     async search(request, o) {
       calls.searched.push(request.query);
+      calls.searchedPages.push({ query: request.query, page: request.page });
       await step('search', o);
-      const hits: SearchHit[] = (world.hits[request.query] ?? []).map((h, rank) => ({
-        url: h.url, title: h.url, snippet: `about ${h.url}`, publishedAt: null, provider: 'fake', rank: rank + 1,
+      // Ranked like a real provider: page N holds ranks (N-1)·limit+1 … N·limit.
+      const offset = (request.page - 1) * request.limit;
+      const hits: SearchHit[] = (world.hits[request.query] ?? []).slice(offset, offset + request.limit).map((h, i) => ({
+        url: h.url, title: h.url, snippet: `about ${h.url}`, publishedAt: null, provider: 'fake', rank: offset + i + 1,
       }));
       return { hits };
     },

@@ -4,6 +4,7 @@ import { CandidatePool, mergeCandidate } from './merge.js';
 import { llmCallPriceMicrousd, SpendMeter, spendCapMicrousd, type Prices } from './pricing.js';
 import { relaxThreshold, shouldRelax } from './relax.js';
 import { buildRow, truncateRows, verdictEntry } from './rows.js';
+import { cursorsAfterRound, roundSearches } from './search-plan.js';
 import { selectPagesToOpen, uniqueHits } from './selection.js';
 import { terminalDecision } from './tail.js';
 import { filterWhere, roundWhere } from './where.js';
@@ -37,6 +38,46 @@ describe('page selection', () => {
   });
   it('keeps each URL once across the queries of a round', () => {
     expect(uniqueHits([hit('http://a.test/'), hit('http://b.test/'), hit('http://a.test/')]).map((h) => h.url)).toEqual(['http://a.test/', 'http://b.test/']);
+  });
+});
+
+describe('searches of a round', () => {
+  const cursor = (query: string, lastPage: number, more: boolean) => ({ query, lastPage, more });
+
+  it('searches the planned queries at page 1, each once, blank ones dropped', () => {
+    expect(roundSearches({ proposed: ['a', ' b ', 'a', '  '], cursors: [], maxPage: 5 })).toEqual([
+      { query: 'a', page: 1 }, { query: 'b', page: 1 },
+    ]);
+  });
+  it('adds the next page of every earlier query whose last page was full, after the fresh queries', () => {
+    const cursors = [cursor('a', 1, true), cursor('b', 1, false), cursor('c', 2, true)];
+    expect(roundSearches({ proposed: ['d', 'a'], cursors, maxPage: 5 })).toEqual([
+      { query: 'd', page: 1 }, { query: 'a', page: 2 }, { query: 'c', page: 3 },
+    ]);
+  });
+  it('never reads a query past maxPage, and is exhausted when nothing is fresh or deeper', () => {
+    expect(roundSearches({ proposed: ['a'], cursors: [cursor('a', 3, true)], maxPage: 3 })).toEqual([]);
+    expect(roundSearches({ proposed: [], cursors: [cursor('a', 1, false)], maxPage: 5 })).toEqual([]);
+  });
+  describe('after the round', () => {
+    const answer = (query: string, page: number, urls: string[]) => ({ call: { query, page }, hits: urls.map((url) => ({ url })) });
+    const cursors = (answers: ReturnType<typeof answer>[], passed: string[], seenBefore: string[] = []) =>
+      cursorsAfterRound({ answers, yieldingUrls: new Set(passed), seenBefore: new Set(seenBefore), limit: 2 });
+
+    it('reads further a query whose full page brought a new hit that became a row', () => {
+      expect(cursors([answer('a', 1, ['u1', 'u2'])], ['u2'])).toEqual([{ query: 'a', lastPage: 1, more: true }]);
+    });
+    it('reads a short page as the query\'s last', () => {
+      expect(cursors([answer('a', 3, ['u1'])], ['u1'])).toEqual([{ query: 'a', lastPage: 3, more: false }]);
+    });
+    it('stops a query whose page brought no row, or only hits found before', () => {
+      expect(cursors([answer('a', 1, ['u1', 'u2'])], [])).toEqual([{ query: 'a', lastPage: 1, more: false }]);
+      expect(cursors([answer('a', 2, ['u1', 'u2'])], ['u1'], ['u1'])).toEqual([{ query: 'a', lastPage: 2, more: false }]);
+      // u1 is credited to the first call of the round that found it.
+      expect(cursors([answer('a', 1, ['u1', 'u2']), answer('b', 1, ['u1', 'u3'])], ['u1'])).toEqual([
+        { query: 'a', lastPage: 1, more: true }, { query: 'b', lastPage: 1, more: false },
+      ]);
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import type { FetchedPage, FilterDescriptor, FilterVerdictEntry, FunnelFilter, R
 import { CandidatePool } from './merge.js';
 import type { FilterTally } from './relax.js';
 import { buildRow, truncateRows } from './rows.js';
+import type { QueryCursor } from './search-plan.js';
 import { WHERE_QUEUED } from './where.js';
 
 interface PassedEntry {
@@ -23,7 +24,10 @@ export class RunState {
   /** Per filter position, the run's counts the relax rule reads. */
   tallies: FilterTally[] = [];
   readonly pool = new CandidatePool();
-  readonly usedQueries: string[] = [];
+  /** Every query searched, in first-use order, with how far it was read. */
+  readonly queryCursors = new Map<string, QueryCursor>();
+  /** Every URL search has answered in this run. */
+  readonly seenHitUrls = new Set<string>();
   readonly openedUrls = new Set<string>();
   private readonly pages = new Map<string, FetchedPage>();
   private readonly passed: PassedEntry[] = [];
@@ -35,6 +39,14 @@ export class RunState {
     this.filters = plan.filters.map((f) => ({ ...f }));
     this.originalFilters = plan.filters.map((f) => ({ ...f }));
     this.tallies = plan.filters.map(() => ({ input: 0, passed: 0 }));
+  }
+
+  /** The queries searched so far, in first-use order. */
+  get usedQueries(): string[] {
+    return [...this.queryCursors.keys()];
+  }
+  recordSearch(cursor: QueryCursor): void {
+    this.queryCursors.set(cursor.query, cursor);
   }
 
   addPage(page: FetchedPage): void {
@@ -53,6 +65,19 @@ export class RunState {
 
   addPassed(key: string, byFilter: FilterVerdictEntry[], round: number): void {
     this.passed.push({ key, byFilter, round });
+  }
+
+  /** The pages (requested and final URLs) behind the candidates that passed the funnel in `round`. */
+  rowSourcesOf(round: number): Set<string> {
+    const out = new Set<string>();
+    for (const p of this.passed) {
+      if (p.round !== round) continue;
+      for (const page of this.pagesFor(this.pool.get(p.key)!.sourceUrls)) {
+        out.add(page.url);
+        out.add(page.finalUrl);
+      }
+    }
+    return out;
   }
 
   /** Rows so far, at most `target`, built from the latest merged view of each candidate. */
