@@ -111,8 +111,10 @@ describe('searching through SearXNG and fetching real pages', () => {
     expect(rounds.length).toBeGreaterThan(1);
     for (let i = 1; i < rounds.length; i++) expect(rounds[i]!).toBeGreaterThanOrEqual(rounds[i - 1]!);
     expect(Math.max(...rounds)).toBeGreaterThan(1);
-    const { searches } = web.requests();
-    expect(new Set(searches).size).toBe(searches.length);
+    const { searches, searchPages } = web.requests();
+    // Never the same search twice: each (query, result page) is asked once.
+    const asked = searchPages.map(({ q, pageno }) => `${pageno}:${q}`);
+    expect(new Set(asked).size).toBe(asked.length);
     const firstPlan = eventsOf(events, 'plan')[0]!;
     expect(searches.filter((q) => !firstPlan.queries.includes(q)).length).toBeGreaterThan(0);
     assertRowsGrounded(run.result!.table, await fakeWebEvidence(web));

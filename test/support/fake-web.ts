@@ -46,6 +46,8 @@ export interface ServedResult {
 export interface FakeWebRequests {
   /** Every `q` received on /search, in arrival order (site: terms included). */
   searches: string[];
+  /** Every search as `q` with its result page, in arrival order (the same search is one q and pageno). */
+  searchPages: { q: string; pageno: number }[];
   /** Every page URL requested (served form, `http://host:port/path`), in arrival order; robots.txt excluded. */
   pages: string[];
 }
@@ -108,7 +110,7 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
 
   let pageDelay = 0;
   let searchDelay = 0;
-  let log: FakeWebRequests = { searches: [], pages: [] };
+  let log: FakeWebRequests = { searches: [], searchPages: [], pages: [] };
   const served = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   let port = 0;
@@ -142,6 +144,7 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
   async function search(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const q = url.searchParams.get('q') ?? '';
     log.searches.push(q);
+    log.searchPages.push({ q, pageno: Math.max(1, Number.parseInt(url.searchParams.get('pageno') ?? '1', 10) || 1) });
     await wait(searchDelay, res);
     if (res.destroyed) return;
     // Real SearXNG answers 403 unless the json format is enabled and asked for.
@@ -211,13 +214,13 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
     setSearchDelay(ms) {
       searchDelay = Math.max(0, ms);
     },
-    requests: () => ({ searches: [...log.searches], pages: [...log.pages] }),
+    requests: () => ({ searches: [...log.searches], searchPages: [...log.searchPages], pages: [...log.pages] }),
     servedResults: () => [...served],
     servedUrl,
     corpusUrl,
     page: (url) => index.page(corpusUrl(url)),
     resetRequests() {
-      log = { searches: [], pages: [] };
+      log = { searches: [], searchPages: [], pages: [] };
       served.clear();
     },
     async close() {
