@@ -145,6 +145,9 @@ async function drive(deps: ActorDeps, run: RunDoc, lease: RunLease, item: WorkIt
     if (!end.write) return false;
     // Confirm the lease before the tail: the event log is not fenced, the store is.
     if (!(await keeper.renew())) return false;
+    // The fresh lease covers the tail. No periodic renewal after this point: once the tail makes the
+    // run terminal the store refuses renewals, which would read as a lost lease.
+    await keeper.stop();
     return await writeTail(deps, { run, lease: keeper.lease, state, meter, emitter, outcome: end.outcome });
   } finally {
     await keeper.stop();
