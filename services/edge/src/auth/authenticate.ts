@@ -30,6 +30,20 @@ export function bearerToken(header: string | undefined): string | null {
   return token ? token : null;
 }
 
+/**
+ * `lastUsedAt` is display data (GET /api/keys), so it is written at most once a minute per key rather
+ * than on every call: a durable write per request would cost more than the request itself. It may
+ * therefore lag real use by up to this long.
+ */
+export const KEY_USAGE_RESOLUTION_MS = 60_000;
+
+function usageIsStale(lastUsedAt: string | null, now: number): boolean {
+  if (lastUsedAt === null) return true;
+  const age = now - Date.parse(lastUsedAt);
+  // A clock that went back (negative age) or an unreadable date also counts as stale.
+  return !(age >= 0 && age < KEY_USAGE_RESOLUTION_MS);
+}
+
 /** Search endpoints (`/v1`): an API key or a session token. */
 export async function authenticateCaller(deps: AuthDeps, header: string | undefined): Promise<AuthResult<CallerFailure>> {
   const token = bearerToken(header);
@@ -41,7 +55,8 @@ export async function authenticateCaller(deps: AuthDeps, header: string | undefi
       const account = await deps.store.accounts.get(key.accountId);
       if (!account) return { ok: false, reason: 'invalid' };
       if (account.status !== 'active') return { ok: false, reason: 'disabled' };
-      await deps.store.keys.touch(key.id, new Date(deps.clock.now()).toISOString());
+      const now = deps.clock.now();
+      if (usageIsStale(key.lastUsedAt, now)) await deps.store.keys.touch(key.id, new Date(now).toISOString());
       return { ok: true, account, credentialId: `key:${key.id}` };
     }
     const accountId = await deps.sessions.verify(token);

@@ -303,11 +303,23 @@ describe('authentication on /v1', () => {
     }
   });
 
-  it('records when an API key was last used', async () => {
+  it('records when an API key was last used, to the minute', async () => {
     const acct = await h.createAccount(10);
-    await h.app.inject({ method: 'GET', url: '/v1/searches', headers: bearer(acct.apiKey) });
-    const keys = await h.app.inject({ method: 'GET', url: '/api/keys', headers: bearer(acct.sessionToken) });
-    expect(keys.json().keys[0].lastUsedAt).toEqual(expect.any(String));
+    const lastUsed = async () =>
+      (await h.app.inject({ method: 'GET', url: '/api/keys', headers: bearer(acct.sessionToken) })).json().keys[0].lastUsedAt as string | null;
+    const use = () => h.app.inject({ method: 'GET', url: '/v1/searches', headers: bearer(acct.apiKey) });
+    expect(await lastUsed()).toBeNull();
+    await use();
+    const first = await lastUsed();
+    expect(first).toEqual(expect.any(String));
+    // Within the minute the recorded time stands (no durable write per request)…
+    h.clock.advance(30_000);
+    await use();
+    expect(await lastUsed()).toBe(first);
+    // …after it, the next use is recorded.
+    h.clock.advance(31_000);
+    await use();
+    expect(Date.parse((await lastUsed())!) - Date.parse(first!)).toBeGreaterThanOrEqual(61_000);
   });
 });
 

@@ -31,17 +31,52 @@ function copyAccount(a: AccountRecord): AccountRecord {
   return { ...a, holds: { ...a.holds }, topupKeys: [...a.topupKeys] };
 }
 
-function assertMicros(micros: number, what: string): void {
+export function assertMicros(micros: number, what: string): void {
   if (!Number.isSafeInteger(micros) || micros < 0) throw new InvalidArgumentError(`${what} must be a non-negative integer of micro-USD`, what);
+}
+
+/** The money fields of an account, which every balance transition reads and writes. */
+export type AccountBalances = Pick<AccountDoc, 'balanceMicrousd' | 'heldMicrousd' | 'availableMicrousd'>;
+
+/** Balances after a top-up (caller checks the entry key was not applied before). */
+export function balancesAfterTopup(a: AccountBalances, micros: number): AccountBalances {
+  assertMicros(micros, 'micros');
+  return { balanceMicrousd: a.balanceMicrousd + micros, heldMicrousd: a.heldMicrousd, availableMicrousd: a.availableMicrousd + micros };
+}
+
+/**
+ * Reserve's guard, for an account that has no hold for this run yet (a second reserve for the same run
+ * is a no-op success the caller answers itself): the balances to write, or the refusal.
+ */
+export function decideReserve(
+  a: (AccountBalances & Pick<AccountDoc, 'status'>) | null, micros: number,
+): { ok: true; next: AccountBalances } | Extract<ReserveOutcome, { ok: false }> {
+  assertMicros(micros, 'micros');
+  if (!a) return { ok: false, reason: 'missing' };
+  if (a.status !== 'active') return { ok: false, reason: 'closed' };
+  if (a.availableMicrousd < micros) {
+    return { ok: false, reason: 'insufficient', availableMicrousd: a.availableMicrousd, heldMicrousd: a.heldMicrousd };
+  }
+  return {
+    ok: true,
+    next: { balanceMicrousd: a.balanceMicrousd, heldMicrousd: a.heldMicrousd + micros, availableMicrousd: a.availableMicrousd - micros },
+  };
+}
+
+/** Balances after settling an open hold of `hold`: charge ≤ hold; the rest goes back to available. */
+export function balancesAfterSettle(a: AccountBalances, runId: string, hold: number, chargeMicrousd: number): AccountBalances {
+  assertMicros(chargeMicrousd, 'chargeMicrousd');
+  if (chargeMicrousd > hold) throw new InvalidArgumentError(`charge ${chargeMicrousd} exceeds hold ${hold} of run ${runId}`, 'chargeMicrousd');
+  const balanceMicrousd = a.balanceMicrousd - chargeMicrousd;
+  const heldMicrousd = a.heldMicrousd - hold;
+  return { balanceMicrousd, heldMicrousd, availableMicrousd: balanceMicrousd - heldMicrousd };
 }
 
 /** Top-up; `next` is null when this entry key was applied before (a replay). */
 export function applyTopup(a: AccountRecord, micros: number, entryKey: string): AccountRecord | null {
   assertMicros(micros, 'micros');
   if (a.topupKeys.includes(entryKey)) return null;
-  const next = copyAccount(a);
-  next.balanceMicrousd += micros;
-  next.availableMicrousd += micros;
+  const next = { ...copyAccount(a), ...balancesAfterTopup(a, micros) };
   next.topupKeys.push(entryKey);
   return next;
 }
@@ -49,16 +84,11 @@ export function applyTopup(a: AccountRecord, micros: number, entryKey: string): 
 /** Reserve: active, `available >= micros`; a second reserve for the same run is a no-op success. */
 export function applyReserve(a: AccountRecord | null, runId: string, micros: number): { next: AccountRecord | null; outcome: ReserveOutcome } {
   assertMicros(micros, 'micros');
-  if (!a) return { next: null, outcome: { ok: false, reason: 'missing' } };
-  if (a.status !== 'active') return { next: null, outcome: { ok: false, reason: 'closed' } };
-  if (runId in a.holds) return { next: null, outcome: { ok: true, account: toAccountDoc(a) } };
-  if (a.availableMicrousd < micros) {
-    return { next: null, outcome: { ok: false, reason: 'insufficient', availableMicrousd: a.availableMicrousd, heldMicrousd: a.heldMicrousd } };
-  }
-  const next = copyAccount(a);
+  if (a && a.status === 'active' && runId in a.holds) return { next: null, outcome: { ok: true, account: toAccountDoc(a) } };
+  const decided = decideReserve(a, micros);
+  if (!decided.ok) return { next: null, outcome: decided };
+  const next = { ...copyAccount(a!), ...decided.next };
   next.holds[runId] = micros;
-  next.heldMicrousd += micros;
-  next.availableMicrousd -= micros;
   return { next, outcome: { ok: true, account: toAccountDoc(next) } };
 }
 
@@ -67,12 +97,8 @@ export function applySettle(a: AccountRecord | null, runId: string, chargeMicrou
   assertMicros(chargeMicrousd, 'chargeMicrousd');
   const hold = a?.holds[runId];
   if (!a || hold === undefined) return { next: null, outcome: { applied: false, holdMicrousd: 0 } };
-  if (chargeMicrousd > hold) throw new InvalidArgumentError(`charge ${chargeMicrousd} exceeds hold ${hold} of run ${runId}`, 'chargeMicrousd');
-  const next = copyAccount(a);
+  const next = { ...copyAccount(a), ...balancesAfterSettle(a, runId, hold, chargeMicrousd) };
   delete next.holds[runId];
-  next.balanceMicrousd -= chargeMicrousd;
-  next.heldMicrousd -= hold;
-  next.availableMicrousd = next.balanceMicrousd - next.heldMicrousd;
   return { next, outcome: { applied: true, holdMicrousd: hold } };
 }
 

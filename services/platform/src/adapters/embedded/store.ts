@@ -3,10 +3,11 @@ import type { Logger } from '../../logger.js';
 import type {
   AccountStore, KeyDoc, KeyStore, Ledger, LedgerEntry, RunDoc, RunStore, Store,
 } from '../../ports/store.js';
+import { AccountState, type AccountDeltaRecord } from './account-state.js';
 import { openJournal, type Journal } from './journal.js';
 import {
-  applyClaim, applyClose, applyFinish, applyMarkSettled, applyProgress, applyRenew, applyReserve, applySettle,
-  applyTopup, newAccountRecord, runIs, toAccountDoc, type AccountRecord,
+  applyClaim, applyFinish, applyMarkSettled, applyProgress, applyRenew, assertMicros, balancesAfterSettle, balancesAfterTopup,
+  decideReserve, newAccountRecord, runIs, type AccountRecord,
 } from './store-transitions.js';
 
 export { DataDirError } from './journal.js';
@@ -24,12 +25,8 @@ export interface EmbeddedStoreOptions {
 }
 
 type Collection = 'runs' | 'accounts' | 'keys' | 'ledger';
-/** One journal line: the whole new document, or null when it was deleted. */
-interface JournalRecord {
-  c: Collection;
-  id: string;
-  doc: unknown;
-}
+/** One journal line: the whole new document (null when it was deleted), or a change to an account. */
+type JournalRecord = { c: Collection; id: string; doc: unknown } | AccountDeltaRecord;
 
 const conflict = (what: string) => new LeadfinderError('LF_ERR_CONFLICT', `${what} already exists`);
 const clone = <T>(value: T): T => structuredClone(value);
@@ -42,17 +39,13 @@ const clone = <T>(value: T): T => structuredClone(value);
  */
 export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promise<Store> {
   const journal = await openJournal<JournalRecord>({ dataDir: options.dataDir, fileName: 'store.jsonl', logger: options.logger });
-  const state = {
+  const state: State = {
     runs: new Map<string, RunDoc>(),
-    accounts: new Map<string, AccountRecord>(),
+    accounts: new Map<string, AccountState>(),
     keys: new Map<string, KeyDoc>(),
     ledger: new Map<string, LedgerEntry>(),
   };
-  for (const r of journal.records) {
-    const map = state[r.c] as Map<string, unknown>;
-    if (r.doc === null) map.delete(r.id);
-    else map.set(r.id, r.doc);
-  }
+  for (const r of journal.records) replay(state, r);
   await compactIfLarge(journal, state, options.compactAfterLines ?? 10_000);
   // Runs of each account in insertion order, for listRecent.
   const runsByAccount = new Map<string, string[]>();
@@ -64,12 +57,30 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   }
 
   let closed = false;
-  function put<C extends Collection>(c: C, id: string, doc: (typeof state)[C] extends Map<string, infer D> ? D | null : never): Promise<void> {
-    if (closed) return Promise.reject(new LeadfinderError('LF_ERR_UNAVAILABLE', 'store is closed'));
+  const refuseWhenClosed = () => (closed ? Promise.reject(new LeadfinderError('LF_ERR_UNAVAILABLE', 'store is closed')) : null);
+  function put<C extends Exclude<Collection, 'accounts'>>(c: C, id: string, doc: State[C] extends Map<string, infer D> ? D | null : never): Promise<void> {
+    const refused = refuseWhenClosed();
+    if (refused) return refused;
     const map = state[c] as Map<string, unknown>;
     if (doc === null) map.delete(id);
     else map.set(id, doc);
     return journal.append([{ c, id, doc }]);
+  }
+  /** Create (record) or delete (null) an account; journaled whole. */
+  function putAccount(id: string, record: AccountRecord | null): Promise<void> {
+    const refused = refuseWhenClosed();
+    if (refused) return refused;
+    if (record === null) state.accounts.delete(id);
+    else state.accounts.set(id, new AccountState(record));
+    return journal.append([{ c: 'accounts', id, doc: record }]);
+  }
+  /** Change an account; journaled as the delta alone, so the line does not grow with the holds. */
+  function changeAccount(account: AccountState, delta: Omit<AccountDeltaRecord, 'c' | 'id'>): Promise<void> {
+    const refused = refuseWhenClosed();
+    if (refused) return refused;
+    const line: AccountDeltaRecord = { c: 'account-delta', id: account.id, ...delta };
+    account.apply(line);
+    return journal.append([line]);
   }
 
   /** Read, decide and write one run with no await in between. */
@@ -130,48 +141,62 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     },
   };
 
+  // The same rules as the MongoDB adapter (store-transitions.ts), applied to AccountState in O(1).
   const accounts: AccountStore = {
     async create(input) {
       if (state.accounts.has(input.id)) throw conflict(`account ${input.id}`);
-      const record = newAccountRecord(input);
-      await put('accounts', input.id, record);
-      return toAccountDoc(record);
+      await putAccount(input.id, newAccountRecord(input));
+      return state.accounts.get(input.id)!.toDoc();
     },
     async get(id) {
-      const a = state.accounts.get(id);
-      return a ? toAccountDoc(a) : null;
+      return state.accounts.get(id)?.toDoc() ?? null;
     },
     async topup(id, micros, entryKey) {
       const a = state.accounts.get(id);
       if (!a) return null;
-      const next = applyTopup(a, micros, entryKey);
-      if (next) await put('accounts', id, next);
-      return toAccountDoc(next ?? a);
+      const balances = balancesAfterTopup(a.balances, micros);
+      // The document answered is the one this call made (or found, on a replay), whatever follows it.
+      if (!a.hasTopup(entryKey)) {
+        const written = changeAccount(a, { set: balances, topupKey: entryKey });
+        const doc = a.toDoc();
+        await written;
+        return doc;
+      }
+      return a.toDoc();
     },
     async reserve(id, runId, micros) {
-      const { next, outcome } = applyReserve(state.accounts.get(id) ?? null, runId, micros);
-      if (next) await put('accounts', id, next);
-      return outcome;
+      const a = state.accounts.get(id);
+      if (a?.status === 'active' && a.hold(runId) !== undefined) return { ok: true, account: a.toDoc() };
+      const decided = decideReserve(a?.balances ?? null, micros);
+      if (!decided.ok) return decided;
+      const written = changeAccount(a!, { set: decided.next, hold: [runId, micros] });
+      const account = a!.toDoc();
+      await written;
+      return { ok: true, account };
     },
     async settle(id, runId, chargeMicrousd) {
-      const { next, outcome } = applySettle(state.accounts.get(id) ?? null, runId, chargeMicrousd);
-      if (next) await put('accounts', id, next);
-      return outcome;
+      const a = state.accounts.get(id);
+      const hold = a?.hold(runId);
+      if (!a || hold === undefined) {
+        assertMicros(chargeMicrousd, 'chargeMicrousd');
+        return { applied: false, holdMicrousd: 0 };
+      }
+      await changeAccount(a, { set: balancesAfterSettle(a.balances, runId, hold, chargeMicrousd), hold: [runId, null] });
+      return { applied: true, holdMicrousd: hold };
     },
     async close(id) {
       const a = state.accounts.get(id);
-      const next = a && applyClose(a);
-      if (next) await put('accounts', id, next);
+      if (a && a.status !== 'closed') await changeAccount(a, { set: { status: 'closed' } });
       return a !== undefined;
     },
     async delete(id) {
       if (!state.accounts.has(id)) return false;
-      const writes = [put('accounts', id, null)];
+      const writes = [putAccount(id, null)];
       for (const key of [...state.keys.values()]) if (key.accountId === id) writes.push(put('keys', key.id, null));
       await Promise.all(writes);
       return true;
     },
-    listWithHolds: async () => [...state.accounts.values()].filter((a) => Object.keys(a.holds).length > 0).map(toAccountDoc),
+    listWithHolds: async () => [...state.accounts.values()].filter((a) => a.holdCount > 0).map((a) => a.toDoc()),
   };
 
   const ledger: Ledger = {
@@ -216,14 +241,37 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   };
 }
 
-async function compactIfLarge(
-  journal: Journal<JournalRecord>, state: Record<Collection, Map<string, unknown>>, threshold: number,
-): Promise<void> {
-  const live = Object.values(state).reduce((n, m) => n + m.size, 0);
+interface State {
+  runs: Map<string, RunDoc>;
+  accounts: Map<string, AccountState>;
+  keys: Map<string, KeyDoc>;
+  ledger: Map<string, LedgerEntry>;
+}
+
+/** Apply one journal line on start-up. */
+function replay(state: State, r: JournalRecord): void {
+  if (r.c === 'account-delta') {
+    state.accounts.get(r.id)?.apply(r);
+    return;
+  }
+  if (r.c === 'accounts') {
+    if (r.doc === null) state.accounts.delete(r.id);
+    else state.accounts.set(r.id, new AccountState(r.doc as AccountRecord));
+    return;
+  }
+  const map = state[r.c] as Map<string, unknown>;
+  if (r.doc === null) map.delete(r.id);
+  else map.set(r.id, r.doc);
+}
+
+async function compactIfLarge(journal: Journal<JournalRecord>, state: State, threshold: number): Promise<void> {
+  const live = Object.values(state).reduce((n: number, m: Map<string, unknown>) => n + m.size, 0);
   if (journal.records.length <= threshold || journal.records.length < 2 * live) return;
   const snapshot: JournalRecord[] = [];
   for (const c of Object.keys(state) as Collection[]) {
-    for (const [id, doc] of state[c]) snapshot.push({ c, id, doc });
+    for (const [id, doc] of state[c] as Map<string, unknown>) {
+      snapshot.push({ c, id, doc: doc instanceof AccountState ? doc.toRecord() : doc });
+    }
   }
   await journal.rewrite(snapshot);
 }
