@@ -59,13 +59,25 @@ describe('wire ⇄ proto mapping', () => {
     expect(viaBytes(map.screenRequest, ScreenRequest, screen)).toEqual(screen);
   });
 
-  test('any JSON object as a filter spec comes back equal', () => {
+  test('any JSON object as a filter spec comes back equal (a "__proto__" key is refused, never lost)', () => {
     const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+    const hasProtoKey = (v: unknown): boolean =>
+      Array.isArray(v) ? v.some(hasProtoKey) : v !== null && typeof v === 'object' && Object.keys(v).some((k) => k === '__proto__' || hasProtoKey((v as Record<string, unknown>)[k]));
     fc.assert(fc.property(fc.dictionary(fc.string(), json), (spec) => {
+      if (hasProtoKey(spec)) {
+        expect(() => map.funnelFilter.toProto({ ...fx.filter, spec })).toThrow(InvalidArgumentError);
+        return;
+      }
       const filter = { ...fx.filter, spec };
       // -0 has no JSON form; Struct numbers are doubles, so compare as JSON.
       expect(JSON.stringify(viaBytes(map.funnelFilter, FunnelFilterMsg, filter))).toBe(JSON.stringify(filter));
     }), { numRuns: 200 });
+  });
+
+  test('a filter spec with a "__proto__" key, at any depth, is refused as an invalid argument', () => {
+    for (const text of ['{"__proto__": {"x": 1}}', '{"terms": [{"__proto__": 1}]}']) {
+      expect(() => map.funnelFilter.toProto({ ...fx.filter, spec: JSON.parse(text) as Record<string, unknown> })).toThrow(/__proto__/);
+    }
   });
 
   test('a message missing a required part or carrying an unspecified enum is refused as an invalid argument', () => {

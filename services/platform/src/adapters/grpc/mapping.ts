@@ -115,10 +115,25 @@ export const fetchOutcome = {
 
 // ── filter messages ──────────────────────────────────────────────────────────────────────────────
 
+/**
+ * The generated google.protobuf.Struct code stores fields by assignment, so a `__proto__` key would set
+ * a prototype instead of travelling: refuse it rather than lose it silently.
+ */
+function assertPlainKeys(value: unknown, path: string): void {
+  if (Array.isArray(value)) value.forEach((v, i) => assertPlainKeys(v, `${path}[${i}]`));
+  else if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) {
+      if (key === '__proto__') throw new InvalidArgumentError(`${path} has a "__proto__" key, which cannot be sent`, path);
+      assertPlainKeys((value as Record<string, unknown>)[key], `${path}.${key}`);
+    }
+  }
+}
+
 export const funnelFilter = {
-  toProto: (f: wire.FunnelFilter): filterMsg.FunnelFilter => ({
-    index: f.index, title: f.title, criterion: f.criterion, spec: f.spec, relaxed: f.relaxed,
-  }),
+  toProto: (f: wire.FunnelFilter): filterMsg.FunnelFilter => {
+    assertPlainKeys(f.spec, 'filter.spec');
+    return { index: f.index, title: f.title, criterion: f.criterion, spec: f.spec, relaxed: f.relaxed };
+  },
   toWire: (f: filterMsg.FunnelFilter): wire.FunnelFilter => ({
     index: f.index, title: f.title, criterion: f.criterion, spec: (f.spec ?? {}) as Record<string, unknown>, relaxed: f.relaxed,
   }),
