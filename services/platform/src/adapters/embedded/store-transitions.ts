@@ -1,7 +1,7 @@
 import { isTerminal } from '@leadfinder/wire';
 import { InvalidArgumentError } from '../../errors.js';
 import type {
-  AccountDoc, ReserveOutcome, RunDoc, RunLease, SettleOutcome, TerminalPatch,
+  AccountDoc, ReserveOutcome, RunDoc, RunLease, RunStore, SettleOutcome, TerminalPatch,
 } from '../../ports/store.js';
 
 /**
@@ -144,6 +144,48 @@ export function applyFinish(run: RunDoc, lease: RunLease | null, patch: Terminal
 
 export function applyMarkSettled(run: RunDoc): RunDoc | null {
   return run.settled ? null : { ...run, settled: true };
+}
+
+/** An adapter's one atomic "read, decide, write" on a run; `decide` returning null means refused. */
+export type RunUpdater = <R>(id: string, decide: (run: RunDoc) => { next: RunDoc; out: R } | null) => Promise<R | null>;
+
+/**
+ * The fenced run operations of the port, built once from an adapter's atomic update, so both adapters
+ * apply the same transitions the same way. `copy` detaches what leaves the store from its own state
+ * (the embedded adapter keeps live objects in memory).
+ */
+export function fencedRunOps(
+  updateRun: RunUpdater,
+  copy: <T>(value: T) => T = (value) => value,
+): Pick<RunStore, 'claim' | 'renew' | 'progress' | 'finish' | 'markSettled'> {
+  return {
+    claim: (id, owner, ttlMs, now) =>
+      updateRun(id, (run) => {
+        const r = applyClaim(run, owner, ttlMs, now);
+        return r && { next: r.next, out: { before: copy(run), lease: r.lease } };
+      }),
+    renew: (id, lease, ttlMs, now) =>
+      updateRun(id, (run) => {
+        const r = applyRenew(run, lease, ttlMs, now);
+        return r && { next: r.next, out: r.lease };
+      }),
+    progress: async (id, lease, patch, now) =>
+      (await updateRun(id, (run) => {
+        const next = applyProgress(run, lease, patch, now);
+        return next && { next, out: true };
+      })) ?? false,
+    finish: async (id, lease, patch) =>
+      (await updateRun(id, (run) => {
+        const next = applyFinish(run, lease, copy(patch));
+        return next && { next, out: true };
+      })) ?? false,
+    async markSettled(id) {
+      await updateRun(id, (run) => {
+        const next = applyMarkSettled(run);
+        return next && { next, out: true };
+      });
+    },
+  };
 }
 
 /** Scan predicates, evaluated on the current document. */

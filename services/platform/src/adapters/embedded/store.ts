@@ -6,7 +6,7 @@ import type {
 import { AccountState, type AccountDeltaRecord } from './account-state.js';
 import { openJournal, type Journal } from './journal.js';
 import {
-  applyClaim, applyFinish, applyMarkSettled, applyProgress, applyRenew, assertMicros, balancesAfterSettle, balancesAfterTopup,
+  fencedRunOps, assertMicros, balancesAfterSettle, balancesAfterTopup,
   decideReserve, newAccountRecord, runIs, type AccountRecord,
 } from './store-transitions.js';
 
@@ -109,36 +109,11 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       list.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
       return list.slice(0, limit).map(clone);
     },
-    claim: (id, owner, ttlMs, now) =>
-      updateRun(id, (run) => {
-        const r = applyClaim(run, owner, ttlMs, now);
-        return r && { next: r.next, out: { before: clone(run), lease: r.lease } };
-      }),
-    renew: (id, lease, ttlMs, now) =>
-      updateRun(id, (run) => {
-        const r = applyRenew(run, lease, ttlMs, now);
-        return r && { next: r.next, out: r.lease };
-      }),
-    progress: async (id, lease, patch, now) =>
-      (await updateRun(id, (run) => {
-        const next = applyProgress(run, lease, patch, now);
-        return next && { next, out: true };
-      })) ?? false,
-    finish: async (id, lease, patch) =>
-      (await updateRun(id, (run) => {
-        const next = applyFinish(run, lease, clone(patch));
-        return next && { next, out: true };
-      })) ?? false,
+    ...fencedRunOps(updateRun, clone),
     findLapsed: async (now) => [...state.runs.values()].filter((r) => runIs.lapsed(r, now)).map(clone),
     findOverdue: async (nowIso) => [...state.runs.values()].filter((r) => runIs.overdue(r, nowIso)).map(clone),
     findUnclaimed: async () => [...state.runs.values()].filter(runIs.unclaimed).map(clone),
     findUnsettled: async () => [...state.runs.values()].filter(runIs.unsettled).map(clone),
-    async markSettled(id) {
-      await updateRun(id, (run) => {
-        const next = applyMarkSettled(run);
-        return next && { next, out: true };
-      });
-    },
   };
 
   // The same rules as the MongoDB adapter (store-transitions.ts), applied to AccountState in O(1).

@@ -5,7 +5,7 @@ import type {
   AccountStore, KeyDoc, KeyStore, Ledger, LedgerEntry, RunDoc, RunStore, Store,
 } from '../../ports/store.js';
 import {
-  applyClaim, applyClose, applyFinish, applyMarkSettled, applyProgress, applyRenew, applyReserve, applySettle,
+  applyClose, applyReserve, applySettle, fencedRunOps,
   applyTopup, newAccountRecord, runIs, toAccountDoc, type AccountRecord,
 } from '../embedded/store-transitions.js';
 import { conflictError, isDuplicateKey, VersionedCollection } from './versioned.js';
@@ -65,38 +65,13 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     },
     listRecent: async (accountId, limit) =>
       (await runDocs.find({ accountId }, { sort: { createdAt: -1, insertedSeq: -1 }, limit })).map(toRunDoc),
-    claim: (id, owner, ttlMs, now) =>
-      updateRun(id, (run) => {
-        const r = applyClaim(run, owner, ttlMs, now);
-        return r && { next: r.next, out: { before: run, lease: r.lease } };
-      }),
-    renew: (id, lease, ttlMs, now) =>
-      updateRun(id, (run) => {
-        const r = applyRenew(run, lease, ttlMs, now);
-        return r && { next: r.next, out: r.lease };
-      }),
-    progress: async (id, lease, patch, now) =>
-      (await updateRun(id, (run) => {
-        const next = applyProgress(run, lease, patch, now);
-        return next && { next, out: true };
-      })) ?? false,
-    finish: async (id, lease, patch) =>
-      (await updateRun(id, (run) => {
-        const next = applyFinish(run, lease, patch);
-        return next && { next, out: true };
-      })) ?? false,
+    ...fencedRunOps(updateRun),
     // Head filters below only use fields a lagging head still matches (status leaves `running` once,
     // `settled` turns true once); the exact test runs on the current document.
     findLapsed: async (now) => (await running()).filter((r) => runIs.lapsed(r, now)),
     findOverdue: async (nowIso) => (await running()).filter((r) => runIs.overdue(r, nowIso)),
     findUnclaimed: async () => (await running()).filter(runIs.unclaimed),
     findUnsettled: async () => (await runDocs.find({ settled: false })).map(toRunDoc).filter(runIs.unsettled),
-    async markSettled(id) {
-      await updateRun(id, (run) => {
-        const next = applyMarkSettled(run);
-        return next && { next, out: true };
-      });
-    },
   };
 
   const accounts: AccountStore = {
