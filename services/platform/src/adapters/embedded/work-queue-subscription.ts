@@ -81,3 +81,28 @@ export function once(fn: () => void): () => void {
     fn();
   };
 }
+
+/**
+ * The subscriptions a queue has handed out, so closing the queue stops them all; a subscription stopped
+ * by its consumer leaves the set. Shared by the in-process and JetStream queues.
+ */
+export class SubscriptionRegistry {
+  private readonly open = new Set<WorkSubscription>();
+
+  track(subscription: WorkSubscription): WorkSubscription {
+    this.open.add(subscription);
+    return {
+      [Symbol.asyncIterator]: () => subscription[Symbol.asyncIterator](),
+      stop: async () => {
+        this.open.delete(subscription);
+        await subscription.stop();
+      },
+    };
+  }
+
+  async stopAll(): Promise<void> {
+    const all = [...this.open];
+    this.open.clear();
+    await Promise.all(all.map((s) => s.stop()));
+  }
+}

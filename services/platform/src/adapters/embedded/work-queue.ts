@@ -1,7 +1,7 @@
 import { UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { StopFlags, WorkItem, WorkQueue, WorkSubscription } from '../../ports/work-queue.js';
-import { createWorkSubscription, once } from './work-queue-subscription.js';
+import { createWorkSubscription, once, SubscriptionRegistry } from './work-queue-subscription.js';
 
 /**
  * In-process work queue with the JetStream semantics the coordinator relies on: an item not acked within
@@ -37,7 +37,7 @@ class InProcessWorkQueue implements WorkQueue {
   private readonly ready: QueuedItem[] = [];
   private readonly waiters: Waiter[] = [];
   private readonly live = new Set<QueuedItem>();
-  private readonly subscriptions = new Set<WorkSubscription>();
+  private readonly subscriptions = new SubscriptionRegistry();
   private closed = false;
 
   constructor(private readonly logger: Logger) {}
@@ -54,14 +54,7 @@ class InProcessWorkQueue implements WorkQueue {
       maxInFlight: options.maxInFlight,
       pull: (signal, release) => this.pullOne(options.ackWaitMs, signal, release),
     });
-    this.subscriptions.add(subscription);
-    return {
-      [Symbol.asyncIterator]: () => subscription[Symbol.asyncIterator](),
-      stop: async () => {
-        this.subscriptions.delete(subscription);
-        await subscription.stop();
-      },
-    };
+    return this.subscriptions.track(subscription);
   }
 
   async ping(): Promise<void> {
@@ -70,8 +63,7 @@ class InProcessWorkQueue implements WorkQueue {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    this.subscriptions.clear();
+    await this.subscriptions.stopAll();
     for (const item of this.live) clearTimeout(item.timer);
   }
 

@@ -5,7 +5,7 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import { InvalidArgumentError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { WorkItem, WorkQueue, WorkSubscription } from '../../ports/work-queue.js';
-import { createWorkSubscription, once } from '../embedded/work-queue-subscription.js';
+import { createWorkSubscription, once, SubscriptionRegistry } from '../embedded/work-queue-subscription.js';
 import type { NatsHandle } from './connection.js';
 import { ensureStream, isSubjectToken, nanos } from './streams.js';
 
@@ -50,7 +50,7 @@ class NatsWorkQueue implements WorkQueue {
   private readonly stream: string;
   private readonly subject: string;
   private readonly durable: string;
-  private readonly subscriptions = new Set<WorkSubscription>();
+  private readonly subscriptions = new SubscriptionRegistry();
 
   constructor(options: NatsWorkOptions) {
     this.nats = options.nats;
@@ -104,14 +104,7 @@ class NatsWorkQueue implements WorkQueue {
         return undefined;
       },
     });
-    this.subscriptions.add(subscription);
-    return {
-      [Symbol.asyncIterator]: () => subscription[Symbol.asyncIterator](),
-      stop: async () => {
-        this.subscriptions.delete(subscription);
-        await subscription.stop();
-      },
-    };
+    return this.subscriptions.track(subscription);
   }
 
   async ping(): Promise<void> {
@@ -121,8 +114,7 @@ class NatsWorkQueue implements WorkQueue {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    this.subscriptions.clear();
+    await this.subscriptions.stopAll();
   }
 
   /** Creates the shared durable consumer, or updates its ack wait when this replica asks for another. */
