@@ -3,6 +3,7 @@ import type { Clock, Config, FetcherPort, Logger, SearchProvider } from '@leadfi
 import { CancelledError, systemClock } from '@leadfinder/platform';
 import type { FetchOutcome, FetchRequest, SearchRequest, SearchResponse } from '@leadfinder/wire';
 import { extractByKind, pageKind } from './domain/page-kind.js';
+import { resolveModelLinks } from './domain/page-links.js';
 import { createGuardedAgent } from './adapters/undici/guarded-agent.js';
 import { createHttpPageFetcher } from './adapters/undici/http-page-fetcher.js';
 import { isPageSource, type PageSource } from './ports/page-source.js';
@@ -66,6 +67,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         publishedAt: page.publishedAt,
         passages: page.passages,
         fetchedAt: new Date(clock.now()).toISOString(),
+        ...(page.model ? { model: resolveModelLinks(page.model, finalUrl) } : {}),
       },
     };
   }

@@ -89,6 +89,42 @@ export type SearchResponse = z.infer<typeof SearchResponse>;
 export const FetchRequest = z.object({ url: z.string() });
 export type FetchRequest = z.infer<typeof FetchRequest>;
 
+/** One label–value fact a page states ("Location: San Francisco, CA, USA"); `passage` occurs in the page text. */
+export const PageFact = z.object({
+  /** The label as printed, or the schema.org property's plain name ("Location", "Founded", "Team size"). */
+  label: z.string(),
+  value: z.string(),
+  /** The page passage holding the value (a list line, a table row, a definition, or the value itself). */
+  passage: z.string(),
+});
+export type PageFact = z.infer<typeof PageFact>;
+
+/** An entity a page is about or lists; `name` and `passage` occur in the page text. */
+export const PageEntity = z.object({
+  name: z.string(),
+  /** The entity kind its schema.org / OpenGraph type maps to; null when the page does not type it. */
+  kind: EntityType.nullable(),
+  /** Absolute URL of the entity's own page (a listing's link, a JSON-LD `url`), or null. */
+  link: z.string().nullable(),
+  /** The line or paragraph that names it. */
+  passage: z.string(),
+  facts: z.array(PageFact),
+  /** Where it was read from: jsonld, microdata, opengraph, heading, title, list, table, link. */
+  source: z.string(),
+});
+export type PageEntity = z.infer<typeof PageEntity>;
+
+/** Structure read from a page before any sentence pattern: its subject, and the entities it lists. */
+export const PageModel = z.object({
+  /** The single entity the page is about (a profile, an about page), or null for listings and articles. */
+  subject: PageEntity.nullable(),
+  /** One entry per entity a list, directory, table or article links to. */
+  items: z.array(PageEntity),
+  /** og:site_name, or null. */
+  siteName: z.string().nullable(),
+});
+export type PageModel = z.infer<typeof PageModel>;
+
 /** A page the fetcher opened and extracted. */
 export const FetchedPage = z.object({
   url: z.string(),
@@ -103,6 +139,8 @@ export const FetchedPage = z.object({
   /** Paragraph-sized chunks of `text`, in order. */
   passages: z.array(z.string()),
   fetchedAt: z.string(),
+  /** Structure read before sentences; absent from pages made by older fetchers. */
+  model: PageModel.optional(),
 });
 export type FetchedPage = z.infer<typeof FetchedPage>;
 
@@ -147,6 +185,11 @@ export const Candidate = z.object({
   /** Domain of the entity's own site, when a page names it; helps merging. */
   domain: z.string().nullable(),
   round: z.number().int().min(1),
+  /**
+   * The entity's own page to open before judging it (a listing's link), when the page it was found on
+   * lists it without the facts its filters need; absent or null when there is none.
+   */
+  lead: z.string().nullable().optional(),
 });
 export type Candidate = z.infer<typeof Candidate>;
 
@@ -157,6 +200,11 @@ export type ExtractResponse = z.infer<typeof ExtractResponse>;
 
 export const Verdict = z.object({
   pass: z.boolean(),
+  /**
+   * yes / no, or unclear when the pages neither show nor rule it out (then `pass` is false: unclear never
+   * passes silently). Absent from older reasoners: read as yes/no from `pass`.
+   */
+  outcome: z.enum(['yes', 'no', 'unclear']).optional(),
   rationale: z.string(),
   rationaleMode: z.enum(['llm', 'rules']),
   verification: z.enum(['stated', 'inferred']),

@@ -41,8 +41,8 @@ describe('HTML extraction', () => {
       'The company will hire 40 engineers. It plans to expand to Spain.',
       'Founded: 2021',
       'CEO: Jane Doe',
-      'Round',
-      'Series A',
+      // A table row is one passage, its cells apart by a space.
+      'Round Series A',
     ]);
     expect(page.text).not.toMatch(/tracking|color:red|Home|Related|Copyright|Search/);
   });

@@ -3,6 +3,7 @@ import { chunkPassage, normaliseSpace } from './text.js';
 import { findPublishedDate } from './published-date.js';
 import { contentText, isBoilerplate, scanDocument, type DomNode, type DomScan } from './dom.js';
 import { MAX_PASSAGE_CHARS, type ExtractedPage } from './extracted-page.js';
+import { readPageModel } from './page-model.js';
 
 /**
  * Pure HTML extraction: title, publish date, main text and passages. No I/O; the same function serves
@@ -11,10 +12,13 @@ import { MAX_PASSAGE_CHARS, type ExtractedPage } from './extracted-page.js';
 
 /** Elements that start a new passage. Anything else is inline and joins the surrounding text. */
 const BLOCKS = new Set([
-  'p', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'blockquote', 'pre', 'dt', 'dd', 'figcaption',
+  'p', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'dt', 'dd', 'figcaption',
   'caption', 'address', 'div', 'section', 'article', 'main', 'header', 'ul', 'ol', 'dl', 'table', 'tr',
   'thead', 'tbody', 'tfoot', 'figure', 'hr', 'details', 'summary', 'body', 'center', 'fieldset', 'legend',
 ]);
+
+/** Table cells are inline: a table row is one passage (a listing's line), its cells apart by a space. */
+const CELLS = new Set(['td', 'th']);
 
 /** Paragraph-sized passages in document order: each block boundary flushes the running inline text. */
 function collectPassages(root: DomNode, rootInsideContent: boolean): string[] {
@@ -39,6 +43,7 @@ function collectPassages(root: DomNode, rootInsideContent: boolean): string[] {
     }
     const block = BLOCKS.has(name);
     if (block) flush();
+    if (CELLS.has(name)) buffer += ' ';
     const inside = insideContent || name === 'main' || name === 'article' || node.attribs?.role === 'main';
     for (const child of node.children ?? []) walk(child, inside);
     if (block) flush();
@@ -104,11 +109,15 @@ export function extractHtml(html: string): ExtractedPage {
   const scan = scanDocument(load(html).root()[0] as unknown as DomNode);
   const root = mainRoot(scan);
   const passages = collectPassages(root.node, root.content);
+  const { extraPassages, ...model } = readPageModel(scan, root.node, passages.join('\n'));
+  // Structured-data values no visible element shows are passages of their own, so they can be quoted.
+  passages.push(...extraPassages);
   return {
     title: findTitle(scan),
     publishedAt: findPublishedDate(scan),
     canonicalUrl: normaliseSpace(scan.canonical || scan.metas.get('og:url') || '') || null,
     passages,
     text: passages.join('\n'),
+    model,
   };
 }

@@ -1,3 +1,5 @@
+import type { PageModel } from '@leadfinder/wire';
+
 /** What extraction yields for one document, before the fetcher adds URL, status and timestamps. */
 export interface ExtractedPage {
   title: string;
@@ -8,6 +10,8 @@ export interface ExtractedPage {
   passages: string[];
   /** Canonical URL the document declares (link rel=canonical, front matter `url`), if any. */
   canonicalUrl: string | null;
+  /** Structure read before sentences (links as the page wrote them); markdown and plain text have none. */
+  model?: PageModel;
 }
 
 /** Longest passage; longer blocks are cut at sentence boundaries so passages stay quotable. */

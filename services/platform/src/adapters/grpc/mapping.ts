@@ -3,7 +3,7 @@ import type * as fetcherMsg from '../../gen/leadfinder/fetcher/v1/fetcher.js';
 import { FetchFailureCode } from '../../gen/leadfinder/fetcher/v1/fetcher.js';
 import type * as fetcherRpc from '../../gen/leadfinder/fetcher/v1/fetcher_service.js';
 import type * as filterMsg from '../../gen/leadfinder/filter/v1/filter.js';
-import { EntityType, RationaleMode, Verification } from '../../gen/leadfinder/filter/v1/filter.js';
+import { EntityType, RationaleMode, Verification, VerdictOutcome } from '../../gen/leadfinder/filter/v1/filter.js';
 import type * as filterRpc from '../../gen/leadfinder/filter/v1/filter_service.js';
 import { InvalidArgumentError } from '../../errors.js';
 
@@ -52,6 +52,9 @@ const fetchFailureCodes = enumMapping<wire.FetchFailureCode, FetchFailureCode>(F
 const rationaleModes = enumMapping<'llm' | 'rules', RationaleMode>(RationaleMode, 'RATIONALE_MODE', ['llm', 'rules']);
 const verifications = enumMapping<'stated' | 'inferred', Verification>(Verification, 'VERIFICATION', ['stated', 'inferred']);
 
+const verdictOutcomes = enumMapping<'yes' | 'no' | 'unclear', VerdictOutcome>(VerdictOutcome, 'VERDICT_OUTCOME', ['yes', 'no', 'unclear']);
+const ENTITY_TYPE_NAMES = new Set<string>(['company', 'professional', 'researcher', 'product', 'clinician', 'lawyer', 'book', 'paper', 'music_video', 'exhibition', 'conference', 'freelancer', 'news']);
+
 const opt = (v: string | null): string | undefined => (v === null ? undefined : v);
 const nul = (v: string | undefined): string | null => (v === undefined ? null : v);
 
@@ -72,11 +75,43 @@ export const searchHit = {
   }),
 };
 
+const pageEntity = {
+  toProto: (e: wire.PageEntity): fetcherMsg.PageEntity => ({
+    name: e.name, kind: opt(e.kind), link: opt(e.link), passage: e.passage, source: e.source,
+    facts: e.facts.map((f) => ({ label: f.label, value: f.value, passage: f.passage })),
+  }),
+  toWire: (e: fetcherMsg.PageEntity): wire.PageEntity => ({
+    name: e.name,
+    // A kind this peer does not know reads as untyped rather than failing the page.
+    kind: e.kind !== undefined && ENTITY_TYPE_NAMES.has(e.kind) ? (e.kind as wire.EntityType) : null,
+    link: nul(e.link), passage: e.passage, source: e.source,
+    facts: e.facts.map((f) => ({ label: f.label, value: f.value, passage: f.passage })),
+  }),
+};
+
+const pageModel = {
+  toProto: (m: wire.PageModel): fetcherMsg.PageModel => ({
+    subject: m.subject ? pageEntity.toProto(m.subject) : undefined,
+    items: m.items.map(pageEntity.toProto),
+    siteName: opt(m.siteName),
+  }),
+  toWire: (m: fetcherMsg.PageModel): wire.PageModel => ({
+    subject: m.subject ? pageEntity.toWire(m.subject) : null,
+    items: m.items.map(pageEntity.toWire),
+    siteName: nul(m.siteName),
+  }),
+};
+
 export const fetchedPage = {
-  toProto: (p: wire.FetchedPage): fetcherMsg.FetchedPage => ({ ...p, publishedAt: opt(p.publishedAt) }),
+  toProto: (p: wire.FetchedPage): fetcherMsg.FetchedPage => ({
+    url: p.url, finalUrl: p.finalUrl, status: p.status, contentType: p.contentType, title: p.title, text: p.text,
+    publishedAt: opt(p.publishedAt), passages: p.passages, fetchedAt: p.fetchedAt,
+    model: p.model ? pageModel.toProto(p.model) : undefined,
+  }),
   toWire: (p: fetcherMsg.FetchedPage): wire.FetchedPage => ({
     url: p.url, finalUrl: p.finalUrl, status: p.status, contentType: p.contentType, title: p.title, text: p.text,
     publishedAt: nul(p.publishedAt), passages: p.passages, fetchedAt: p.fetchedAt,
+    ...(p.model ? { model: pageModel.toWire(p.model) } : {}),
   }),
 };
 
@@ -176,7 +211,7 @@ export const candidate = {
     key: c.key, name: c.name, entityType: entityTypes.toProto(c.entityType), details: c.details,
     intentSignal: c.intentSignal, discoveryRationale: c.discoveryRationale, sourceUrls: c.sourceUrls,
     passages: c.passages.map((p) => ({ text: p.text, url: p.url, score: p.score, published: opt(p.published) })),
-    domain: opt(c.domain), round: c.round,
+    domain: opt(c.domain), round: c.round, lead: opt(c.lead ?? null),
   }),
   toWire: (c: filterMsg.Candidate | undefined): wire.Candidate => {
     const v = required(c, 'candidate');
@@ -184,7 +219,7 @@ export const candidate = {
       key: v.key, name: v.name, entityType: entityTypes.toWire(v.entityType), details: v.details,
       intentSignal: v.intentSignal, discoveryRationale: v.discoveryRationale, sourceUrls: v.sourceUrls,
       passages: v.passages.map((p) => ({ text: p.text, url: p.url, score: p.score, published: nul(p.published) })),
-      domain: nul(v.domain), round: v.round,
+      domain: nul(v.domain), round: v.round, lead: nul(v.lead),
     };
   },
 };
@@ -193,12 +228,14 @@ export const verdict = {
   toProto: (v: wire.Verdict): filterMsg.Verdict => ({
     pass: v.pass, rationale: v.rationale, rationaleMode: rationaleModes.toProto(v.rationaleMode),
     verification: verifications.toProto(v.verification), passages: v.passages.map((p) => ({ text: p.text, url: p.url })),
+    outcome: v.outcome ? verdictOutcomes.toProto(v.outcome) : VerdictOutcome.VERDICT_OUTCOME_UNSPECIFIED,
   }),
   toWire: (v: filterMsg.Verdict | undefined): wire.Verdict => {
     const d = required(v, 'verdict');
     return {
       pass: d.pass, rationale: d.rationale, rationaleMode: rationaleModes.toWire(d.rationaleMode),
       verification: verifications.toWire(d.verification), passages: d.passages.map((p) => ({ text: p.text, url: p.url })),
+      ...(d.outcome === VerdictOutcome.VERDICT_OUTCOME_UNSPECIFIED ? {} : { outcome: verdictOutcomes.toWire(d.outcome) }),
     };
   },
 };

@@ -108,6 +108,44 @@ export interface SearchHit {
   rank: number;
 }
 
+/** One label-value fact a page states; `passage` occurs in the page text. */
+export interface PageFact {
+  label: string;
+  value: string;
+  /** The page passage holding the value. */
+  passage: string;
+}
+
+/** An entity a page is about or lists; `name` and `passage` occur in the page text. */
+export interface PageEntity {
+  name: string;
+  /** Entity kind by its wire name (company, product, ...); absent when the page does not type it. */
+  kind?:
+    | string
+    | undefined;
+  /** Absolute URL of the entity's own page; absent when none. */
+  link?:
+    | string
+    | undefined;
+  /** The line or paragraph that names it. */
+  passage: string;
+  facts: PageFact[];
+  /** Where it was read from: jsonld, microdata, opengraph, heading, title, list, table, link. */
+  source: string;
+}
+
+/** Structure read from a page before any sentence pattern. */
+export interface PageModel {
+  /** The single entity the page is about; unset for listings and articles. */
+  subject:
+    | PageEntity
+    | undefined;
+  /** One entry per entity a list, directory, table or article links to. */
+  items: PageEntity[];
+  /** og:site_name; absent when none. */
+  siteName?: string | undefined;
+}
+
 /** A page the fetcher opened and extracted. */
 export interface FetchedPage {
   url: string;
@@ -127,6 +165,8 @@ export interface FetchedPage {
   passages: string[];
   /** ISO-8601 time the page was fetched. */
   fetchedAt: string;
+  /** Structure read before sentences; unset from older fetchers. */
+  model: PageModel | undefined;
 }
 
 /** A page that could not be opened, and why. */
@@ -290,6 +330,363 @@ export const SearchHit: MessageFns<SearchHit> = {
   },
 };
 
+function createBasePageFact(): PageFact {
+  return { label: "", value: "", passage: "" };
+}
+
+export const PageFact: MessageFns<PageFact> = {
+  encode(message: PageFact, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.label !== "") {
+      writer.uint32(10).string(message.label);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    if (message.passage !== "") {
+      writer.uint32(26).string(message.passage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageFact {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageFact();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.passage = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageFact {
+    return {
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      passage: isSet(object.passage) ? globalThis.String(object.passage) : "",
+    };
+  },
+
+  toJSON(message: PageFact): unknown {
+    const obj: any = {};
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    if (message.passage !== "") {
+      obj.passage = message.passage;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PageFact>): PageFact {
+    return PageFact.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PageFact>): PageFact {
+    const message = createBasePageFact();
+    message.label = object.label ?? "";
+    message.value = object.value ?? "";
+    message.passage = object.passage ?? "";
+    return message;
+  },
+};
+
+function createBasePageEntity(): PageEntity {
+  return { name: "", kind: undefined, link: undefined, passage: "", facts: [], source: "" };
+}
+
+export const PageEntity: MessageFns<PageEntity> = {
+  encode(message: PageEntity, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.kind !== undefined) {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.link !== undefined) {
+      writer.uint32(26).string(message.link);
+    }
+    if (message.passage !== "") {
+      writer.uint32(34).string(message.passage);
+    }
+    for (const v of message.facts) {
+      PageFact.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.source !== "") {
+      writer.uint32(50).string(message.source);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageEntity {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageEntity();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.link = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.passage = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.facts.push(PageFact.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageEntity {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : undefined,
+      link: isSet(object.link) ? globalThis.String(object.link) : undefined,
+      passage: isSet(object.passage) ? globalThis.String(object.passage) : "",
+      facts: globalThis.Array.isArray(object?.facts) ? object.facts.map((e: any) => PageFact.fromJSON(e)) : [],
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+    };
+  },
+
+  toJSON(message: PageEntity): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.kind !== undefined) {
+      obj.kind = message.kind;
+    }
+    if (message.link !== undefined) {
+      obj.link = message.link;
+    }
+    if (message.passage !== "") {
+      obj.passage = message.passage;
+    }
+    if (message.facts?.length) {
+      obj.facts = message.facts.map((e) => PageFact.toJSON(e));
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PageEntity>): PageEntity {
+    return PageEntity.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PageEntity>): PageEntity {
+    const message = createBasePageEntity();
+    message.name = object.name ?? "";
+    message.kind = object.kind ?? undefined;
+    message.link = object.link ?? undefined;
+    message.passage = object.passage ?? "";
+    message.facts = object.facts?.map((e) => PageFact.fromPartial(e)) || [];
+    message.source = object.source ?? "";
+    return message;
+  },
+};
+
+function createBasePageModel(): PageModel {
+  return { subject: undefined, items: [], siteName: undefined };
+}
+
+export const PageModel: MessageFns<PageModel> = {
+  encode(message: PageModel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subject !== undefined) {
+      PageEntity.encode(message.subject, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.items) {
+      PageEntity.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.siteName !== undefined) {
+      writer.uint32(26).string(message.siteName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageModel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageModel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subject = PageEntity.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.items.push(PageEntity.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.siteName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageModel {
+    return {
+      subject: isSet(object.subject) ? PageEntity.fromJSON(object.subject) : undefined,
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => PageEntity.fromJSON(e)) : [],
+      siteName: isSet(object.siteName)
+        ? globalThis.String(object.siteName)
+        : isSet(object.site_name)
+        ? globalThis.String(object.site_name)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PageModel): unknown {
+    const obj: any = {};
+    if (message.subject !== undefined) {
+      obj.subject = PageEntity.toJSON(message.subject);
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => PageEntity.toJSON(e));
+    }
+    if (message.siteName !== undefined) {
+      obj.siteName = message.siteName;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PageModel>): PageModel {
+    return PageModel.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PageModel>): PageModel {
+    const message = createBasePageModel();
+    message.subject = (object.subject !== undefined && object.subject !== null)
+      ? PageEntity.fromPartial(object.subject)
+      : undefined;
+    message.items = object.items?.map((e) => PageEntity.fromPartial(e)) || [];
+    message.siteName = object.siteName ?? undefined;
+    return message;
+  },
+};
+
 function createBaseFetchedPage(): FetchedPage {
   return {
     url: "",
@@ -301,6 +698,7 @@ function createBaseFetchedPage(): FetchedPage {
     publishedAt: undefined,
     passages: [],
     fetchedAt: "",
+    model: undefined,
   };
 }
 
@@ -332,6 +730,9 @@ export const FetchedPage: MessageFns<FetchedPage> = {
     }
     if (message.fetchedAt !== "") {
       writer.uint32(74).string(message.fetchedAt);
+    }
+    if (message.model !== undefined) {
+      PageModel.encode(message.model, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -421,6 +822,14 @@ export const FetchedPage: MessageFns<FetchedPage> = {
             message.fetchedAt = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.model = PageModel.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -462,6 +871,7 @@ export const FetchedPage: MessageFns<FetchedPage> = {
         : isSet(object.fetched_at)
         ? globalThis.String(object.fetched_at)
         : "",
+      model: isSet(object.model) ? PageModel.fromJSON(object.model) : undefined,
     };
   },
 
@@ -494,6 +904,9 @@ export const FetchedPage: MessageFns<FetchedPage> = {
     if (message.fetchedAt !== "") {
       obj.fetchedAt = message.fetchedAt;
     }
+    if (message.model !== undefined) {
+      obj.model = PageModel.toJSON(message.model);
+    }
     return obj;
   },
 
@@ -511,6 +924,9 @@ export const FetchedPage: MessageFns<FetchedPage> = {
     message.publishedAt = object.publishedAt ?? undefined;
     message.passages = object.passages?.map((e) => e) || [];
     message.fetchedAt = object.fetchedAt ?? "";
+    message.model = (object.model !== undefined && object.model !== null)
+      ? PageModel.fromPartial(object.model)
+      : undefined;
     return message;
   },
 };

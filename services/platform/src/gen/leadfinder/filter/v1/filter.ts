@@ -198,6 +198,52 @@ export function verificationToJSON(object: Verification): string {
   }
 }
 
+/** A verdict's answer: yes, no, or unclear (the pages neither show nor rule it out; never a pass). */
+export enum VerdictOutcome {
+  VERDICT_OUTCOME_UNSPECIFIED = 0,
+  VERDICT_OUTCOME_YES = 1,
+  VERDICT_OUTCOME_NO = 2,
+  VERDICT_OUTCOME_UNCLEAR = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function verdictOutcomeFromJSON(object: any): VerdictOutcome {
+  switch (object) {
+    case 0:
+    case "VERDICT_OUTCOME_UNSPECIFIED":
+      return VerdictOutcome.VERDICT_OUTCOME_UNSPECIFIED;
+    case 1:
+    case "VERDICT_OUTCOME_YES":
+      return VerdictOutcome.VERDICT_OUTCOME_YES;
+    case 2:
+    case "VERDICT_OUTCOME_NO":
+      return VerdictOutcome.VERDICT_OUTCOME_NO;
+    case 3:
+    case "VERDICT_OUTCOME_UNCLEAR":
+      return VerdictOutcome.VERDICT_OUTCOME_UNCLEAR;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return VerdictOutcome.UNRECOGNIZED;
+  }
+}
+
+export function verdictOutcomeToJSON(object: VerdictOutcome): string {
+  switch (object) {
+    case VerdictOutcome.VERDICT_OUTCOME_UNSPECIFIED:
+      return "VERDICT_OUTCOME_UNSPECIFIED";
+    case VerdictOutcome.VERDICT_OUTCOME_YES:
+      return "VERDICT_OUTCOME_YES";
+    case VerdictOutcome.VERDICT_OUTCOME_NO:
+      return "VERDICT_OUTCOME_NO";
+    case VerdictOutcome.VERDICT_OUTCOME_UNCLEAR:
+      return "VERDICT_OUTCOME_UNCLEAR";
+    case VerdictOutcome.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** An absolute date range computed from a period named in the query, against the run's start. */
 export interface DateRange {
   /** Inclusive start, YYYY-MM-DD. */
@@ -293,6 +339,8 @@ export interface Candidate {
     | undefined;
   /** 1-based discovery round. */
   round: number;
+  /** The entity's own page to open before judging it; absent when none. */
+  lead?: string | undefined;
 }
 
 /** The funnel's decision on one candidate for one filter. */
@@ -302,6 +350,8 @@ export interface Verdict {
   rationaleMode: RationaleMode;
   verification: Verification;
   passages: QuotedPassage[];
+  /** Unspecified from older reasoners: read from `pass`. */
+  outcome: VerdictOutcome;
 }
 
 function createBaseDateRange(): DateRange {
@@ -1214,6 +1264,7 @@ function createBaseCandidate(): Candidate {
     passages: [],
     domain: undefined,
     round: 0,
+    lead: undefined,
   };
 }
 
@@ -1248,6 +1299,9 @@ export const Candidate: MessageFns<Candidate> = {
     }
     if (message.round !== 0) {
       writer.uint32(80).int32(message.round);
+    }
+    if (message.lead !== undefined) {
+      writer.uint32(90).string(message.lead);
     }
     return writer;
   },
@@ -1345,6 +1399,14 @@ export const Candidate: MessageFns<Candidate> = {
             message.round = reader.int32();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.lead = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1387,6 +1449,7 @@ export const Candidate: MessageFns<Candidate> = {
         : [],
       domain: isSet(object.domain) ? globalThis.String(object.domain) : undefined,
       round: isSet(object.round) ? globalThis.Number(object.round) : 0,
+      lead: isSet(object.lead) ? globalThis.String(object.lead) : undefined,
     };
   },
 
@@ -1422,6 +1485,9 @@ export const Candidate: MessageFns<Candidate> = {
     if (message.round !== 0) {
       obj.round = Math.round(message.round);
     }
+    if (message.lead !== undefined) {
+      obj.lead = message.lead;
+    }
     return obj;
   },
 
@@ -1440,12 +1506,13 @@ export const Candidate: MessageFns<Candidate> = {
     message.passages = object.passages?.map((e) => SupportingPassage.fromPartial(e)) || [];
     message.domain = object.domain ?? undefined;
     message.round = object.round ?? 0;
+    message.lead = object.lead ?? undefined;
     return message;
   },
 };
 
 function createBaseVerdict(): Verdict {
-  return { pass: false, rationale: "", rationaleMode: 0, verification: 0, passages: [] };
+  return { pass: false, rationale: "", rationaleMode: 0, verification: 0, passages: [], outcome: 0 };
 }
 
 export const Verdict: MessageFns<Verdict> = {
@@ -1464,6 +1531,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     for (const v of message.passages) {
       QuotedPassage.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.outcome !== 0) {
+      writer.uint32(48).int32(message.outcome);
     }
     return writer;
   },
@@ -1521,6 +1591,14 @@ export const Verdict: MessageFns<Verdict> = {
             message.passages.push(QuotedPassage.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.outcome = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1546,6 +1624,7 @@ export const Verdict: MessageFns<Verdict> = {
       passages: globalThis.Array.isArray(object?.passages)
         ? object.passages.map((e: any) => QuotedPassage.fromJSON(e))
         : [],
+      outcome: isSet(object.outcome) ? verdictOutcomeFromJSON(object.outcome) : 0,
     };
   },
 
@@ -1566,6 +1645,9 @@ export const Verdict: MessageFns<Verdict> = {
     if (message.passages?.length) {
       obj.passages = message.passages.map((e) => QuotedPassage.toJSON(e));
     }
+    if (message.outcome !== 0) {
+      obj.outcome = verdictOutcomeToJSON(message.outcome);
+    }
     return obj;
   },
 
@@ -1579,6 +1661,7 @@ export const Verdict: MessageFns<Verdict> = {
     message.rationaleMode = object.rationaleMode ?? 0;
     message.verification = object.verification ?? 0;
     message.passages = object.passages?.map((e) => QuotedPassage.fromPartial(e)) || [];
+    message.outcome = object.outcome ?? 0;
     return message;
   },
 };

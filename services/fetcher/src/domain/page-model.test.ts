@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { extractHtml } from './extract.js';
+
+const profile = `<!doctype html><html><head><title>Stripe | Company profile</title><meta property="og:site_name" content="StartupBase"></head>
+<body><nav><a href="/">Home</a></nav><main><h1>Stripe</h1><p>Economic infrastructure for the internet.</p>
+<ul><li>Location: San Francisco, CA, USA</li><li>Industry: Fintech</li><li>Team size: 7000</li><li>Status: Active</li></ul>
+<dl><dt>Batch</dt><dd>Summer 2009</dd></dl></main></body></html>`;
+
+const directory = `<html><head><title>Fintech startups in San Francisco</title></head><body><main><h1>Fintech startups in San Francisco</h1>
+<ul><li><a href="/companies/stripe">Stripe</a> — Economic infrastructure for the internet. San Francisco, CA, USA</li>
+<li><a href="/companies/brex">Brex</a> — Corporate cards for startups. San Francisco, CA, USA</li>
+<li><a href="https://gusto.com/">Gusto</a> — Payroll and benefits for small businesses.</li></ul></main></body></html>`;
+
+const table = `<html><head><title>Companies</title></head><body><main><table><thead><tr><th>Company</th><th>Location</th><th>Industry</th></tr></thead>
+<tbody><tr><td><a href="/c/plangrid">PlanGrid</a></td><td>San Francisco, CA, USA</td><td>Construction</td></tr>
+<tr><td><a href="/c/coinbase">Coinbase</a></td><td>San Francisco, CA, USA</td><td>Fintech</td></tr></tbody></table></main></body></html>`;
+
+const jsonLd = `<html><head><title>Welcome</title><script type="application/ld+json">${JSON.stringify({
+  '@context': 'https://schema.org', '@type': 'Organization', name: 'Khan Academy', url: 'https://khanacademy.org',
+  address: { '@type': 'PostalAddress', addressLocality: 'Mountain View', addressRegion: 'CA', addressCountry: 'USA' },
+  nonprofitStatus: 'Nonprofit501c3', numberOfEmployees: { '@type': 'QuantitativeValue', value: 250 },
+})}</script></head><body><main><p>A free, world-class education for anyone, anywhere.</p></main></body></html>`;
+
+describe('page model: structure before sentences', () => {
+  it('reads a profile page: the h1 as subject, list lines and definitions as facts', () => {
+    const page = extractHtml(profile);
+    expect(page.model?.subject).toMatchObject({ name: 'Stripe', source: 'heading' });
+    expect(page.model?.subject?.facts).toEqual(expect.arrayContaining([
+      { label: 'Location', value: 'San Francisco, CA, USA', passage: 'Location: San Francisco, CA, USA' },
+      { label: 'Industry', value: 'Fintech', passage: 'Industry: Fintech' },
+      { label: 'Batch', value: 'Summer 2009', passage: 'Summer 2009' },
+    ]));
+    for (const f of page.model!.subject!.facts) expect(page.text).toContain(f.passage);
+  });
+
+  it('reads a directory: one item per line, with its line and its link', () => {
+    const page = extractHtml(directory);
+    expect(page.model?.subject).toBeNull();
+    expect(page.model?.items.map((i) => [i.name, i.link])).toEqual([
+      ['Stripe', '/companies/stripe'], ['Brex', '/companies/brex'], ['Gusto', 'https://gusto.com/'],
+    ]);
+    for (const i of page.model!.items) expect(page.text).toContain(i.passage);
+  });
+
+  it('reads a table page: one item per row, header cells as fact labels, the row as passage', () => {
+    const page = extractHtml(table);
+    const items = page.model!.items;
+    expect(items.map((i) => i.name)).toEqual(['PlanGrid', 'Coinbase']);
+    expect(items[1]!.facts).toContainEqual({ label: 'Industry', value: 'Fintech', passage: 'Coinbase San Francisco, CA, USA Fintech' });
+    expect(page.text).toContain('Coinbase San Francisco, CA, USA Fintech');
+  });
+
+  it('reads JSON-LD as a typed subject whose values become quotable passages', () => {
+    const page = extractHtml(jsonLd);
+    const subject = page.model!.subject!;
+    expect(subject).toMatchObject({ name: 'Khan Academy', kind: 'company', link: 'https://khanacademy.org', source: 'jsonld' });
+    expect(subject.facts).toContainEqual({ label: 'Location', value: 'Mountain View, CA, USA', passage: 'Mountain View, CA, USA' });
+    expect(subject.facts).toContainEqual({ label: 'Team size', value: '250', passage: '250' });
+    expect(page.text).toContain('Khan Academy');
+    for (const f of subject.facts) expect(page.passages).toContain(f.passage);
+  });
+});

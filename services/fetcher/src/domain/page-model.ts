@@ -1,0 +1,455 @@
+import type { EntityType, PageEntity, PageFact, PageModel } from '@leadfinder/wire';
+import { contentText, isBoilerplate, type DomNode, type DomScan } from './dom.js';
+import { normaliseSpace } from './text.js';
+
+/**
+ * The page model: what a page says before any sentence is read. Structure comes first, in this order:
+ * schema.org JSON-LD and microdata, OpenGraph, the page's subject (h1, title, og:site_name), facts as
+ * label–value pairs (`li` "Label: value", `dl`, two-column tables), and listings (tables with a header
+ * row, lists and repeated cards whose items name and link an entity). Every name, value and passage is
+ * text of the page: visible text, or a structured-data value that `extractHtml` adds to the text as a
+ * passage of its own, so grounding holds for all of them.
+ */
+
+/** schema.org types (and their common subtypes) → the API's entity kinds. */
+const SCHEMA_KIND: Record<string, EntityType> = {
+  organization: 'company', corporation: 'company', localbusiness: 'company', ngo: 'company', nonprofit: 'company',
+  onlinebusiness: 'company', educationalorganization: 'company', governmentorganization: 'company', company: 'company',
+  person: 'professional', product: 'product', softwareapplication: 'product', webapplication: 'product',
+  mobileapplication: 'product', softwaresourcecode: 'product', book: 'book', scholarlyarticle: 'paper',
+  newsarticle: 'news', reportagenewsarticle: 'news', article: 'news', blogposting: 'news', musicvideoobject: 'music_video',
+  exhibitionevent: 'exhibition', event: 'conference', businessevent: 'conference', educationevent: 'conference',
+  physician: 'clinician', medicalbusiness: 'clinician', attorney: 'lawyer', legalservice: 'lawyer',
+};
+
+/** OpenGraph og:type → kind (only the ones that say what the page is about). */
+const OG_KIND: Record<string, EntityType> = {
+  article: 'news', book: 'book', profile: 'professional', product: 'product', 'video.other': 'music_video', 'music.song': 'music_video',
+};
+
+/** schema.org properties worth a fact, with the label a person would print. */
+const SCHEMA_LABELS: Record<string, string> = {
+  address: 'Location', location: 'Location', areaserved: 'Area served', foundingdate: 'Founded', foundinglocation: 'Founded in',
+  numberofemployees: 'Team size', industry: 'Industry', knowsabout: 'Industry', keywords: 'Tags', description: 'Description',
+  slogan: 'Tagline', nonprofitstatus: 'Nonprofit status', jobtitle: 'Job title', worksfor: 'Works for', affiliation: 'Affiliation',
+  datepublished: 'Published', datecreated: 'Created', releasedate: 'Released', startdate: 'Starts', enddate: 'Ends',
+  author: 'Author', publisher: 'Publisher', brand: 'Brand', category: 'Category', applicationcategory: 'Category',
+  memberof: 'Member of', award: 'Award', genre: 'Genre', about: 'About', url: 'Website', sameas: 'Also at',
+  alumniof: 'Alumni of', parentorganization: 'Parent organization', legalname: 'Legal name', email: 'Email',
+  telephone: 'Telephone', status: 'Status', headline: 'Headline',
+};
+
+/** A label of a facts line: short, starts with a letter, no sentence punctuation. */
+const FACT_LINE = /^([\p{Lu}][\p{L}\p{N} /&().'’-]{0,38}?)\s*:\s+(\S.{0,600})$/u;
+
+export interface RawPageModel extends PageModel {
+  /** Passages the structured data adds to the page text (values not otherwise visible). */
+  extraPassages: string[];
+}
+
+function clean(text: string): string {
+  return normaliseSpace(text);
+}
+
+function kindOfSchemaType(type: unknown): EntityType | null {
+  const types = Array.isArray(type) ? type : [type];
+  for (const t of types) {
+    if (typeof t !== 'string') continue;
+    const k = SCHEMA_KIND[t.replace(/^.*[/#]/, '').toLowerCase()];
+    if (k) return k;
+  }
+  return null;
+}
+
+// ── JSON-LD ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Plain text of a JSON-LD value: strings as they are, nested things by their name or address parts. */
+function valueText(value: unknown, depth = 0): string {
+  if (depth > 4 || value === null || value === undefined) return '';
+  if (typeof value === 'string') return clean(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.map((v) => valueText(v, depth + 1)).filter(Boolean).join(', ');
+  if (typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o.name === 'string') return clean(o.name);
+    const address = ['streetAddress', 'addressLocality', 'addressRegion', 'addressCountry', 'postalCode']
+      .map((k) => valueText(o[k], depth + 1))
+      .filter(Boolean);
+    if (address.length > 0) return address.join(', ');
+    if (o.address) return valueText(o.address, depth + 1);
+    if (o.value !== undefined) return valueText(o.value, depth + 1);
+    if (o.minValue !== undefined || o.maxValue !== undefined) return [o.minValue, o.maxValue].filter((v) => v !== undefined).join('–');
+  }
+  return '';
+}
+
+interface JsonLdThing {
+  kind: EntityType;
+  name: string;
+  link: string | null;
+  facts: { label: string; value: string }[];
+}
+
+function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; listed: boolean } {
+  const things: JsonLdThing[] = [];
+  let listed = false;
+  const visit = (node: unknown, depth: number) => {
+    if (depth > 8 || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n, depth + 1);
+      return;
+    }
+    const o = node as Record<string, unknown>;
+    const type = o['@type'];
+    if (typeof type === 'string' && /ItemList$/i.test(type)) listed = true;
+    const kind = kindOfSchemaType(type);
+    const name = typeof o.name === 'string' ? clean(o.name) : typeof o.headline === 'string' ? clean(o.headline) : '';
+    if (kind && name) {
+      const facts: { label: string; value: string }[] = [];
+      for (const [key, value] of Object.entries(o)) {
+        const label = SCHEMA_LABELS[key.toLowerCase()];
+        if (!label) continue;
+        const text = valueText(value);
+        if (text && text.length <= 600) facts.push({ label, value: text });
+      }
+      const url = typeof o.url === 'string' ? o.url : null;
+      things.push({ kind, name, link: url, facts });
+    }
+    for (const key of ['@graph', 'itemListElement', 'item', 'mainEntity', 'hasPart']) visit(o[key], depth + 1);
+  };
+  for (const block of blocks) {
+    try {
+      visit(JSON.parse(block), 0);
+    } catch {
+      // A malformed block says nothing; the rest of the page still does.
+    }
+  }
+  return { things, listed };
+}
+
+// ── microdata ───────────────────────────────────────────────────────────────────────────────────
+
+function microdataThings(root: DomNode): JsonLdThing[] {
+  const out: JsonLdThing[] = [];
+  const walk = (node: DomNode) => {
+    const a = node.attribs ?? {};
+    if ('itemscope' in a && a.itemtype) {
+      const kind = kindOfSchemaType(a.itemtype.split(/\s+/));
+      if (kind) {
+        const props: Record<string, string> = {};
+        const collect = (n: DomNode) => {
+          for (const c of n.children ?? []) {
+            const ca = c.attribs ?? {};
+            if (ca.itemprop) {
+              const key = ca.itemprop.toLowerCase();
+              const value = clean(ca.content ?? (c.name === 'a' && key === 'url' ? ca.href ?? '' : contentText(c)));
+              if (value && !(key in props)) props[key] = value;
+            }
+            if (!('itemscope' in ca)) collect(c);
+          }
+        };
+        collect(node);
+        if (props.name) {
+          const facts = Object.entries(props)
+            .filter(([k]) => SCHEMA_LABELS[k])
+            .map(([k, v]) => ({ label: SCHEMA_LABELS[k]!, value: v }));
+          out.push({ kind, name: props.name, link: props.url ?? null, facts });
+        }
+      }
+    }
+    for (const c of node.children ?? []) walk(c);
+  };
+  walk(root);
+  return out;
+}
+
+// ── facts and listings from visible structure ───────────────────────────────────────────────────
+
+const text = (n: DomNode) => clean(contentText(n, true));
+
+function childrenNamed(node: DomNode, names: ReadonlySet<string>): DomNode[] {
+  return (node.children ?? []).filter((c) => c.type === 'tag' && names.has(c.name ?? ''));
+}
+
+function descendants(node: DomNode, name: string, out: DomNode[] = [], insideContent = true): DomNode[] {
+  for (const c of node.children ?? []) {
+    if (c.type !== 'tag' || isBoilerplate(c, insideContent)) continue;
+    if (c.name === name) out.push(c);
+    descendants(c, name, out, insideContent);
+  }
+  return out;
+}
+
+function firstLink(node: DomNode): { href: string; text: string } | null {
+  for (const c of node.children ?? []) {
+    if (c.type !== 'tag') continue;
+    if (c.name === 'a' && c.attribs?.href) return { href: c.attribs.href, text: text(c) };
+    const inner = firstLink(c);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+function tableRows(table: DomNode): DomNode[] {
+  const rows: DomNode[] = [];
+  for (const c of table.children ?? []) {
+    if (c.name === 'tr') rows.push(c);
+    else if (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot') rows.push(...childrenNamed(c, new Set(['tr'])));
+  }
+  return rows;
+}
+
+const CELLS = new Set(['td', 'th']);
+
+/** A table row as extraction prints it: its cells apart by one space. */
+function rowText(row: DomNode): string {
+  return clean(childrenNamed(row, CELLS).map((c) => contentText(c, true)).join(' '));
+}
+
+/** A name as a listing prints it: short, starts like a name, not a sentence. */
+function plausibleItemName(name: string): boolean {
+  if (name.length < 2 || name.length > 80) return false;
+  if (name.split(/\s+/).length > 8) return false;
+  if (/[.!?]$/.test(name) && !/\b(Inc|Co|Ltd|Corp)\.$/.test(name)) return false;
+  return /^[\p{Lu}\p{N}“"]/u.test(name) || /^[a-z][a-z0-9]*[A-Z.]/.test(name);
+}
+
+interface Structure {
+  facts: PageFact[];
+  items: PageEntity[];
+}
+
+function readStructure(root: DomNode): Structure {
+  const facts: PageFact[] = [];
+  const items: PageEntity[] = [];
+  const itemPassages = new Set<string>();
+
+  // Tables: a header row and two or more data rows is a listing (one item per row, header cells as
+  // labels); rows of exactly two cells without such a header are an infobox of facts.
+  for (const table of descendants(root, 'table')) {
+    const rows = tableRows(table);
+    if (rows.length === 0) continue;
+    const cellsOf = (r: DomNode) => childrenNamed(r, CELLS);
+    const headerCells = cellsOf(rows[0]!);
+    const isHeader = headerCells.length >= 2 && headerCells.every((c) => c.name === 'th');
+    const body = isHeader ? rows.slice(1) : rows;
+    if (isHeader && body.length >= 2) {
+      const labels = headerCells.map(text);
+      const nameAt = Math.max(0, labels.findIndex((l) => /^(name|company|startup|organi[sz]ation|product|title|project|person)$/i.test(l)));
+      for (const row of body) {
+        const cells = cellsOf(row);
+        const nameCell = cells[nameAt];
+        if (!nameCell) continue;
+        const name = text(nameCell);
+        const passage = rowText(row);
+        if (!plausibleItemName(name) || !passage) continue;
+        const link = firstLink(nameCell)?.href ?? firstLink(row)?.href ?? null;
+        const rowFacts = cells
+          .map((c, i) => ({ label: labels[i] ?? '', value: text(c), passage }))
+          .filter((f, i) => i !== nameAt && f.label && f.value);
+        items.push({ name, kind: null, link, passage, facts: rowFacts, source: 'table' });
+        itemPassages.add(passage);
+      }
+      continue;
+    }
+    for (const row of rows) {
+      const cells = cellsOf(row);
+      if (cells.length !== 2) continue;
+      const label = text(cells[0]!).replace(/:$/, '');
+      const value = text(cells[1]!);
+      if (label && value && label.length <= 40) facts.push({ label, value, passage: rowText(row) });
+    }
+  }
+
+  // Definition lists: each dt labels the dd values after it.
+  for (const dl of descendants(root, 'dl')) {
+    let label = '';
+    for (const c of dl.children ?? []) {
+      if (c.name === 'dt') label = text(c).replace(/:$/, '');
+      else if (c.name === 'dd' && label) {
+        const value = text(c);
+        if (value) facts.push({ label, value, passage: value });
+      }
+    }
+  }
+
+  // Lists: "Label: value" lines are facts; a list whose lines each start with a linked or emphasised
+  // name is a directory (one item per line).
+  for (const list of [...descendants(root, 'ul'), ...descendants(root, 'ol')]) {
+    const lis = childrenNamed(list, new Set(['li']));
+    const named: PageEntity[] = [];
+    for (const li of lis) {
+      const line = text(li);
+      const fact = FACT_LINE.exec(line);
+      if (fact && !firstLinkAtStart(li)) {
+        facts.push({ label: fact[1]!.trim(), value: fact[2]!.trim(), passage: line });
+        continue;
+      }
+      const lead = firstLinkAtStart(li) ?? emphasisAtStart(li);
+      if (lead && plausibleItemName(lead.text) && line.length > lead.text.length + 3) {
+        named.push({ name: lead.text, kind: null, link: lead.href, passage: line, facts: factsInside(li, line), source: 'list' });
+      }
+    }
+    if (named.length >= 2) for (const item of named) if (!itemPassages.has(item.passage)) { items.push(item); itemPassages.add(item.passage); }
+  }
+
+  // Cards: three or more sibling-level headings (h2/h3) with a line under each; the heading names the
+  // item when the page repeats the pattern.
+  for (const level of ['h2', 'h3', 'h4']) {
+    const heads = descendants(root, level);
+    if (heads.length < 2) continue;
+    const cards: PageEntity[] = [];
+    for (const h of heads) {
+      const name = text(h);
+      if (!plausibleItemName(name)) continue;
+      const following = nextContent(h);
+      if (!following) continue;
+      const link = firstLink(h)?.href ?? null;
+      const card = h.parent && h.parent !== root ? h.parent : null;
+      cards.push({ name, kind: null, link, passage: following, facts: card ? cardFacts(card) : [], source: 'heading' });
+    }
+    if (cards.length >= 2 && cards.filter((c) => c.link || c.facts.length > 0).length >= 2) {
+      for (const c of cards) if (!itemPassages.has(c.passage)) { items.push(c); itemPassages.add(c.passage); }
+      break;
+    }
+  }
+  return { facts, items };
+}
+
+function firstLinkAtStart(li: DomNode): { href: string | null; text: string } | null {
+  for (const c of li.children ?? []) {
+    if (c.type === 'text' && !clean(c.data ?? '')) continue;
+    if (c.type !== 'tag') return null;
+    if (c.name === 'a' && c.attribs?.href) return { href: c.attribs.href, text: text(c) };
+    if (c.name === 'strong' || c.name === 'b' || c.name === 'h3' || c.name === 'h4') {
+      const inner = firstLink(c);
+      return inner ? { href: inner.href, text: inner.text } : null;
+    }
+    return null;
+  }
+  return null;
+}
+
+function emphasisAtStart(li: DomNode): { href: string | null; text: string } | null {
+  for (const c of li.children ?? []) {
+    if (c.type === 'text' && !clean(c.data ?? '')) continue;
+    if (c.type === 'tag' && (c.name === 'strong' || c.name === 'b')) return { href: null, text: text(c) };
+    return null;
+  }
+  return null;
+}
+
+/** "Label: value" lines inside one list item (nested lists), with the item's line as passage. */
+function factsInside(node: DomNode, line: string): PageFact[] {
+  const out: PageFact[] = [];
+  for (const li of descendants(node, 'li')) {
+    const m = FACT_LINE.exec(text(li));
+    if (m) out.push({ label: m[1]!.trim(), value: m[2]!.trim(), passage: line });
+  }
+  return out;
+}
+
+function cardFacts(card: DomNode): PageFact[] {
+  const out: PageFact[] = [];
+  for (const li of descendants(card, 'li')) {
+    const line = text(li);
+    const m = FACT_LINE.exec(line);
+    if (m) out.push({ label: m[1]!.trim(), value: m[2]!.trim(), passage: line });
+  }
+  for (const dl of descendants(card, 'dl')) {
+    let label = '';
+    for (const c of dl.children ?? []) {
+      if (c.name === 'dt') label = text(c).replace(/:$/, '');
+      else if (c.name === 'dd' && label) out.push({ label, value: text(c), passage: text(c) });
+    }
+  }
+  return out;
+}
+
+/** The text of the first content element after a heading (its card's line). */
+function nextContent(h: DomNode): string | null {
+  const siblings = h.parent?.children ?? [];
+  let after = false;
+  for (const s of siblings) {
+    if (s === h) {
+      after = true;
+      continue;
+    }
+    if (!after || s.type !== 'tag') continue;
+    if (/^h[1-6]$/.test(s.name ?? '')) return null;
+    const t = text(s);
+    if (t) return t;
+  }
+  return null;
+}
+
+// ── the subject ────────────────────────────────────────────────────────────────────────────────
+
+const TITLE_SEPARATORS = /\s+[|–—·:-]\s+|\s+[|–—·]\s*/;
+
+/** The subject's name: the h1 when it is a name, else the title's first part, else og:site_name. */
+function subjectName(scan: DomScan, siteName: string | null, pageText: string): { name: string; source: string } | null {
+  const h1 = clean(scan.firstH1);
+  const titleParts = clean(scan.title).split(TITLE_SEPARATORS).map((p) => p.trim()).filter(Boolean);
+  const candidates: { name: string; source: string }[] = [];
+  if (h1) candidates.push({ name: h1, source: 'heading' });
+  if (titleParts[0]) candidates.push({ name: titleParts[0], source: 'title' });
+  if (siteName) candidates.push({ name: siteName, source: 'opengraph' });
+  for (const c of candidates) {
+    // "About Stripe" names Stripe.
+    const name = c.name.replace(/^(about|meet|welcome to)\s+/i, '').trim();
+    if (plausibleItemName(name) && pageText.includes(name)) return { name, source: c.source };
+  }
+  return null;
+}
+
+/** Facts that belong to the subject: label–value pairs outside any listing. */
+export function readPageModel(scan: DomScan, content: DomNode, pageText: string): RawPageModel {
+  const siteName = clean(scan.metas.get('og:site_name') ?? '') || null;
+  const extraPassages: string[] = [];
+  const visible = (s: string) => pageText.includes(s) || extraPassages.includes(s);
+  /** A structured value as a passage: the visible passage holding it, else the value added to the text. */
+  const passageFor = (value: string): string => {
+    if (pageText.includes(value)) {
+      const line = pageText.split('\n').find((l) => l.includes(value));
+      return line && line.length <= 400 ? line : value;
+    }
+    if (!extraPassages.includes(value)) extraPassages.push(value);
+    return value;
+  };
+
+  const jsonLd = jsonLdThings(scan.jsonLd);
+  const structured = [...jsonLd.things, ...microdataThings(scan.root)];
+  const structure = readStructure(content);
+  const ogKind = OG_KIND[(scan.metas.get('og:type') ?? '').toLowerCase()] ?? null;
+
+  const toEntity = (t: JsonLdThing, source: string): PageEntity => {
+    const name = visible(t.name) ? t.name : passageFor(t.name);
+    const facts = t.facts.map((f) => ({ label: f.label, value: f.value, passage: passageFor(f.value) }));
+    return { name, kind: t.kind, link: t.link, passage: passageFor(t.name), facts, source };
+  };
+
+  const items: PageEntity[] = [...structure.items];
+  let subject: PageEntity | null = null;
+  const listedByData = jsonLd.listed || structured.length > 1;
+  if (structured.length === 1 && !jsonLd.listed) {
+    subject = toEntity(structured[0]!, jsonLd.things.length > 0 ? 'jsonld' : 'microdata');
+  } else if (listedByData) {
+    const seen = new Set(items.map((i) => i.name));
+    for (const t of structured) if (!seen.has(t.name)) items.push(toEntity(t, 'jsonld'));
+  }
+  // A page with a facts list and no listing is about one thing: its heading or title names it.
+  if (!subject && items.length === 0) {
+    const named = subjectName(scan, siteName, pageText);
+    if (named) {
+      const line = pageText.split('\n').find((l) => l.includes(named.name)) ?? named.name;
+      subject = { name: named.name, kind: ogKind, link: null, passage: line, facts: [], source: named.source };
+    }
+  }
+  if (subject) {
+    const own = new Set(subject.facts.map((f) => `${f.label.toLowerCase()}\u0000${f.value}`));
+    for (const f of structure.facts) if (!own.has(`${f.label.toLowerCase()}\u0000${f.value}`)) subject.facts.push(f);
+  }
+  return { subject, items, siteName, extraPassages };
+}
+
