@@ -24,7 +24,8 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    server = await startServerProcess();
+    // The development sign-in is off unless enabled (as `npm start` does on loopback); searches need money.
+    server = await startServerProcess({ env: { LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_WELCOME_BALANCE_USD: '25' } });
     browser = await chromium.launch({
       executablePath: executablePath!,
       headless: true,

@@ -26,7 +26,7 @@ import { freePort } from '../support/server-process.js';
 
 const SUITE = 'test/e2e/distributed.test.ts';
 const QUERY = 'AI startups in Berlin that raised a seed round in the last year';
-const ADMIN = 'e2e-admin-token';
+const ADMIN = 'e2e-admin-token-0123456789abcdefghijkl';
 const INITIAL_USD = 100;
 const LEASE_TTL_MS = 3000;
 /**

@@ -15,7 +15,7 @@ import type { ServerProcess } from '../support/server-process.js';
 import { eventsOf, searchApi } from '../support/search-api.js';
 import type { SearchApi } from '../support/search-api.js';
 
-const ADMIN = 'llm-e2e-admin';
+const ADMIN = 'llm-e2e-admin-token-0123456789abcdefghij';
 const API_KEY = 'test';
 const BERLIN_SEED = 'AI startups in Berlin that raised a seed round in the last year';
 // Far above list price so the token share of the bill is plain to see next to searches and pages.

@@ -25,7 +25,7 @@ import type { HeldWeb, Money } from './money-harness.js';
  */
 
 const SUITE = 'test/e2e/money.test.ts';
-const ADMIN = 'money-e2e-admin-token';
+const ADMIN = 'money-e2e-admin-token-0123456789abcdef';
 const QUERY = 'AI startups in Berlin that raised a seed round in the last year';
 const RESERVATION = 5_000_000;
 const LEASE_TTL_MS = 3000;

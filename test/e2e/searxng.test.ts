@@ -11,7 +11,7 @@ import type { ServerProcess } from '../support/server-process.js';
 import { eventsOf, searchApi } from '../support/search-api.js';
 import type { SearchApi } from '../support/search-api.js';
 
-const ADMIN = 'searxng-e2e-admin';
+const ADMIN = 'searxng-e2e-admin-token-0123456789abcdef';
 const BERLIN_SEED = 'AI startups in Berlin that raised a seed round in the last year';
 const NEWS_SITE = 'berlin-startup-news.example';
 

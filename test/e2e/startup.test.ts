@@ -9,8 +9,8 @@ import type { ServerProcess } from '../support/server-process.js';
 const BIN = join(process.cwd(), 'services', 'cli', 'bin', 'leadfinder.mjs');
 
 /** Runs `leadfinder serve` expecting it to refuse to start; returns exit code and stderr. */
-function refusedStart(env: Record<string, string>): { code: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, 'serve'], {
+function refusedStart(env: Record<string, string>, args: string[] = []): { code: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, 'serve', ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LEADFINDER_LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
     timeout: 30_000,
@@ -27,14 +27,14 @@ describe('starting the embedded service', () => {
   it('answers /healthz and /readyz, keeps data across a restart, and exits 0 on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'leadfinder-restart-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const env = { LEADFINDER_ADMIN_TOKEN: 'admin-secret' };
+    const env = { LEADFINDER_ADMIN_TOKEN: 'admin-secret-0123456789abcdefghijklmnop' };
     let server: ServerProcess = await startServerProcess({ dataDir, env });
     cleanup.push(() => server.stop());
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
 
-    const account = await createAccount(server.url, 'admin-secret', 12.5);
+    const account = await createAccount(server.url, 'admin-secret-0123456789abcdefghijklmnop', 12.5);
     const created = await fetch(`${server.url}/v1/searches`, {
       method: 'POST',
       headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
@@ -48,7 +48,7 @@ describe('starting the embedded service', () => {
     const again = await fetch(`${server.url}/v1/searches/${id}`, { headers: { authorization: `Bearer ${account.apiKey}` } });
     expect(again.status).toBe(200);
     expect(((await again.json()) as { query: string }).query).toBe('AI startups in Berlin that raised a seed round in the last year');
-    const admin = await fetch(`${server.url}/admin/accounts/${account.id}`, { headers: { authorization: 'Bearer admin-secret' } });
+    const admin = await fetch(`${server.url}/admin/accounts/${account.id}`, { headers: { authorization: 'Bearer admin-secret-0123456789abcdefghijklmnop' } });
     expect(((await admin.json()) as { balanceMicrousd: number }).balanceMicrousd).toBeLessThanOrEqual(12_500_000);
   }, 90_000);
 
@@ -63,6 +63,48 @@ describe('starting the embedded service', () => {
     expect(r2.code).toBe(1);
     expect(r2.stderr.trim().split('\n')).toHaveLength(1);
     expect(r2.stderr).toContain('LEADFINDER_SEARXNG_URL');
+  }, 60_000);
+
+  it('refuses the development sign-in off loopback, behind https and on a separate edge, in one line saying why', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lf-devsignin-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const cases: [Record<string, string>, string[], RegExp][] = [
+      [{ HOST: '0.0.0.0' }, [], /LEADFINDER_DEV_SIGNIN: .*refused when HOST is not loopback \(HOST=0\.0\.0\.0\)/],
+      [{ LEADFINDER_PUBLIC_URL: 'https://leads.example.com' }, [], /LEADFINDER_DEV_SIGNIN: .*refused when LEADFINDER_PUBLIC_URL is https/],
+      [{ LEADFINDER_SESSION_SECRET: 'x'.repeat(40) }, ['--role', 'edge'], /LEADFINDER_DEV_SIGNIN: .*refused when the edge runs as a separate service/],
+    ];
+    for (const [env, args, why] of cases) {
+      const r = refusedStart({ LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_DATA_DIR: dataDir, ...env }, args);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(why);
+    }
+  }, 60_000);
+
+  it('refuses short secrets, and a bad database URL without printing its password', () => {
+    const r = refusedStart({ LEADFINDER_SESSION_SECRET: 'a' });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/LEADFINDER_SESSION_SECRET: must be at least 32 bytes/);
+    const admin = refusedStart({ LEADFINDER_ADMIN_TOKEN: 'x' });
+    expect(admin.stderr).toMatch(/LEADFINDER_ADMIN_TOKEN: must be at least 32 bytes/);
+    const url = refusedStart({ LEADFINDER_MONGODB_URL: 'mongodb://lf:hunter2-secret@db host/x' });
+    expect(url.code).toBe(1);
+    expect(url.stderr).toContain('LEADFINDER_MONGODB_URL');
+    expect(url.stderr).not.toContain('hunter2');
+  }, 60_000);
+
+  it('says at start-up which sign-in is active', async () => {
+    const none = await startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'info' } });
+    cleanup.push(() => none.stop());
+    expect(none.output()).toContain('web sign-in: none');
+    const dev = await startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'warn', LEADFINDER_DEV_SIGNIN: '1' } });
+    cleanup.push(() => dev.stop());
+    expect(dev.output()).toContain('web sign-in: DEVELOPMENT sign-in');
+    // And the development sign-in works only where it was enabled.
+    const signIn = (url: string) => fetch(`${url}/auth/dev-signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"victim@example.com"}' });
+    expect((await signIn(none.url)).status).toBe(404);
+    expect((await signIn(dev.url)).status).toBe(200);
   }, 60_000);
 
   it('says in one line that the port is in use', async () => {

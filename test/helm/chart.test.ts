@@ -240,6 +240,16 @@ describe.skipIf(!HELM)('helm chart charts/leadfinder', () => {
     expect(named(changed, 'ConfigMap', 'lf-leadfinder-config').data!.LEADFINDER_LOG_LEVEL).toBe('debug');
   });
 
+  it('enables the development sign-in in no default, no profile and no role', async () => {
+    const dev = await renderChart(bin, ['-f', join(REPO_ROOT, 'deploy', 'values', 'dev.yaml')]);
+    const prod = await renderChart(bin, ['-f', join(REPO_ROOT, 'deploy', 'values', 'prod.yaml'), '--set', `global.image.digest=sha256:${'a'.repeat(64)}`]);
+    for (const rendered of [objs, external, dev, prod]) {
+      expect(JSON.stringify(rendered)).not.toContain('LEADFINDER_DEV_SIGNIN');
+      // The edge runs as a separate service, where start-up refuses the development sign-in anyway.
+      expect(container(rendered, 'edge').args).toContain('edge');
+    }
+  });
+
   it('refuses unknown keys in any block through values.schema.json', async () => {
     for (const key of ['edge.bogus', 'filter.autoscaling.targetCpu', 'global.image.tagg', 'networkPolicy.bogus', 'bogus']) {
       const result = await helm(bin, ['template', 'lf', CHART_DIR, '--set', `${key}=1`]);

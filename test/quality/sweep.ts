@@ -23,7 +23,7 @@ import { formatQualityReport, scoreQualitySet, type QualitySummary } from './rep
 import { runQueries } from './run-queries.js';
 
 const DAY = 86_400_000;
-const ADMIN_TOKEN = 'sweep-admin';
+const ADMIN_TOKEN = 'sweep-admin-token-0123456789abcdefghij';
 
 /** One day of the sweep: the embedded service with its clock shifted by `offsetMs`, over that day's corpus. */
 async function measureDay(offsetMs: number, target: number): Promise<{ now: Date; summary: QualitySummary }> {

@@ -61,9 +61,9 @@ describe('the grounding checker', () => {
   });
 
   it('checks corpus-mode rows against the sample corpus the server wrote', async () => {
-    const server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: 'grounding-admin' } });
+    const server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: 'grounding-admin-token-0123456789abcdef' } });
     try {
-      const account = await createAccount(server.url, 'grounding-admin', 10);
+      const account = await createAccount(server.url, 'grounding-admin-token-0123456789abcdef', 10);
       const api = searchApi(server.url, account.apiKey);
       const id = await api.start({ q: 'AI startups in Berlin that raised a seed round in the last year', target: 2 });
       const run = await api.waitTerminal(id, 60_000);

@@ -11,7 +11,7 @@ import {
 import type { EventLog, Store } from '@leadfinder/platform';
 import { runAdminCommand } from './admin.js';
 
-const ADMIN_TOKEN = 'cli-admin-test-token';
+const ADMIN_TOKEN = 'cli-admin-test-token-0123456789abcdef';
 let app: Awaited<ReturnType<typeof buildEdgeApp>>;
 let url: string;
 let dataDir: string;

@@ -16,7 +16,7 @@ import { csvObjects } from '../test/parse-csv.js';
 import { runClientCommand } from './client-commands.js';
 import type { ClientIo } from './client-commands.js';
 
-const ADMIN = 'admin-token-cli-tests';
+const ADMIN = 'admin-token-cli-tests-0123456789abcdef';
 const QUERY = 'fintech startups in Berlin that raised a seed round';
 const BIN = join(process.cwd(), 'services', 'cli', 'bin', 'leadfinder.mjs');
 

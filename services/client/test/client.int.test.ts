@@ -10,7 +10,7 @@ import type { ServerProcess } from '../../../test/support/server-process.js';
 import { startProxy } from './proxy.js';
 import type { ProxyAction, ProxiedRequest, TestProxy } from './proxy.js';
 
-const ADMIN = 'admin-token-client-tests';
+const ADMIN = 'admin-token-client-tests-0123456789abcdef';
 /** Finds rows in the bundled sample corpus within a few seconds. */
 const QUERY = 'fintech startups in Berlin that raised a seed round';
 

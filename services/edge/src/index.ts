@@ -11,8 +11,8 @@ export { buildEdgeApp } from './app.js';
 export { createSessionSigner } from './auth/sessions.js';
 export { buildOpenApiDocument } from './openapi/document.js';
 export { MAX_KEEPALIVE_MS } from './routes/events.js';
-export { createWebPlugin, CONTENT_SECURITY_POLICY } from './web/index.js';
+export { createWebPlugin, CONTENT_SECURITY_POLICY, signInMethod } from './web/index.js';
 
 export type { EdgeDeps, EdgeOptions } from './deps.js';
 export type { SessionSigner, SessionSignerOptions } from './auth/sessions.js';
-export type { WebOptions } from './web/index.js';
+export type { SignInMethod, WebOptions } from './web/index.js';

@@ -14,7 +14,7 @@ import type { Billing, Clock, EventLog, StopFlags, Store, WorkQueue } from '@lea
 import { buildEdgeApp, createSessionSigner } from '../src/index.js';
 import type { EdgeDeps } from '../src/index.js';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdefghij';
 
 export interface Harness {
   app: FastifyInstance;

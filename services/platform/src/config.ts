@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { usdToMicros } from '@leadfinder/wire';
 
@@ -33,6 +34,19 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** Signing keys and bearer secrets: a short one can be guessed offline (HS256) or online. */
+const MIN_SECRET_BYTES = 32;
+const secret = optionalText.pipe(
+  z.string()
+    .refine((v) => Buffer.byteLength(v, 'utf8') >= MIN_SECRET_BYTES, `must be at least ${MIN_SECRET_BYTES} bytes (e.g. openssl rand -base64 32)`)
+    .optional(),
+);
+
+/** True for a loopback host name or address (where only this machine can reach the service). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
 
 export const Role = z.enum(['all', 'edge', 'coordinator', 'fetcher', 'filter']);
 export type Role = z.infer<typeof Role>;
@@ -73,33 +87,39 @@ export const ConfigSchema = z
     LEADFINDER_SPEND_CEILING_USD: usd('5.00'),
     // Tests only: lets the fetcher open loopback/private addresses (otherwise refused: SSRF).
     LEADFINDER_FETCH_ALLOW_PRIVATE: flag,
-    // curl --resolve style `host:port:address` entries.
+    // curl --resolve style `host:port:address` entries; the address must be an IP literal (a host name
+    // here would be resolved later, unchecked) and the port a real one.
     LEADFINDER_FETCH_RESOLVE: z
       .string()
       .default('')
       .transform((v, ctx) => {
         const out: { host: string; port: number; address: string }[] = [];
         for (const entry of v.split(',').map((s) => s.trim()).filter(Boolean)) {
-          const m = /^([^:]+):(\d+):(.+)$/.exec(entry);
-          if (!m) {
-            ctx.addIssue({ code: 'custom', message: `bad entry "${entry}", expected host:port:address` });
+          const m = /^([^:]+):(\d{1,5}):(.+)$/.exec(entry);
+          const port = m ? Number(m[2]) : 0;
+          const address = m ? m[3]!.replace(/^\[|\]$/g, '') : '';
+          if (!m || port < 1 || port > 65535 || isIP(address) === 0) {
+            ctx.addIssue({ code: 'custom', message: `bad entry "${entry}", expected host:port:address with a port 1-65535 and an IP address` });
             return z.NEVER;
           }
-          out.push({ host: m[1]!.toLowerCase(), port: Number(m[2]), address: m[3]!.replace(/^\[|\]$/g, '') });
+          out.push({ host: m[1]!.toLowerCase(), port, address });
         }
         return out;
       }),
     LEADFINDER_FETCH_TIMEOUT_MS: positiveInt(15000),
     LEADFINDER_FETCH_MAX_BYTES: positiveInt(5 * 1024 * 1024),
     LEADFINDER_FETCH_PER_HOST: positiveInt(2),
-    LEADFINDER_ADMIN_TOKEN: optionalText,
+    LEADFINDER_ADMIN_TOKEN: secret,
     LEADFINDER_OIDC_ISSUER: optionalUrl,
     LEADFINDER_OIDC_CLIENT_ID: optionalText,
     LEADFINDER_OIDC_CLIENT_SECRET: optionalText,
     // Signs session tokens; when unset a random one is created and kept in the data dir (embedded only).
-    LEADFINDER_SESSION_SECRET: optionalText,
-    // Balance given to an account the first time it signs in through the development sign-in.
-    LEADFINDER_DEV_SIGNIN_BALANCE_USD: usd('25'),
+    LEADFINDER_SESSION_SECRET: secret,
+    // The development sign-in (an email, no password). Off unless enabled; refused off loopback, behind
+    // https and with OIDC (see the checks below and `devSignInRefusal`).
+    LEADFINDER_DEV_SIGNIN: flag,
+    // Balance given to an account created by a sign-in (development or OIDC); none unless the operator says.
+    LEADFINDER_WELCOME_BALANCE_USD: usd('0'),
     LEADFINDER_SESSION_TTL_S: positiveInt(7 * 24 * 3600),
     // Public base URL (for OIDC redirects and links); default http://HOST:PORT.
     LEADFINDER_PUBLIC_URL: optionalUrl,
@@ -125,7 +145,29 @@ export const ConfigSchema = z
     if (c.LEADFINDER_OIDC_ISSUER && !c.LEADFINDER_OIDC_CLIENT_ID) {
       ctx.addIssue({ code: 'custom', path: ['LEADFINDER_OIDC_CLIENT_ID'], message: 'required when LEADFINDER_OIDC_ISSUER is set' });
     }
+    const refusal = c.LEADFINDER_DEV_SIGNIN ? devSignInConfigRefusal(c) : null;
+    if (refusal) ctx.addIssue({ code: 'custom', path: ['LEADFINDER_DEV_SIGNIN'], message: refusal });
   });
+
+/** Why the development sign-in may not run with this configuration (anyone could sign in as anyone). */
+function devSignInConfigRefusal(c: { HOST: string; LEADFINDER_PUBLIC_URL?: string | undefined; LEADFINDER_OIDC_ISSUER?: string | undefined }): string | null {
+  const off = 'the development sign-in (no password) is refused';
+  const fix = 'unset it (or set 0) and configure LEADFINDER_OIDC_ISSUER';
+  if (!isLoopbackHost(c.HOST)) return `${off} when HOST is not loopback (HOST=${c.HOST}); ${fix}`;
+  if (c.LEADFINDER_PUBLIC_URL?.startsWith('https:')) return `${off} when LEADFINDER_PUBLIC_URL is https; ${fix}`;
+  if (c.LEADFINDER_OIDC_ISSUER) return `${off} together with LEADFINDER_OIDC_ISSUER; unset one of them`;
+  return null;
+}
+
+/**
+ * The role-dependent half of the development sign-in rules (the rest is checked when parsing): an edge
+ * started alone is a distributed deployment, where a sign-in without a password has no place.
+ */
+export function devSignInRefusal(config: Config, role: Role): string | null {
+  if (!config.LEADFINDER_DEV_SIGNIN) return null;
+  if (role === 'edge') return 'LEADFINDER_DEV_SIGNIN: the development sign-in (no password) is refused when the edge runs as a separate service';
+  return null;
+}
 
 export type Config = z.infer<typeof ConfigSchema>;
 
@@ -134,10 +176,22 @@ export function searchProvider(config: Config): 'searxng' | 'brave' | 'corpus' {
   return config.LEADFINDER_SEARCH ?? 'corpus';
 }
 
+/** Variables whose values are credentials: never echoed back, even when malformed. */
+const SECRET_VARIABLE = /TOKEN|SECRET|PASSWORD|API_KEY/;
+
+/** `scheme://user:password@host` → `scheme://***@host`, anywhere in a text (the user part can be a token too). */
+export function redactCredentials(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/"]*@/gi, '$1***@');
+}
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
-  constructor(readonly variable: string, readonly problem: string) {
-    super(`invalid configuration: ${variable}: ${problem}`);
+  readonly problem: string;
+  constructor(readonly variable: string, problem: string) {
+    // Whoever builds one, the message that reaches a terminal or a log carries no password.
+    const redacted = redactCredentials(problem);
+    super(`invalid configuration: ${variable}: ${redacted}`);
+    this.problem = redacted;
   }
 }
 
@@ -148,6 +202,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const issue = result.error.issues[0]!;
   const variable = String(issue.path[0] ?? 'environment');
   const value = env[variable];
-  const shown = value === undefined ? '' : ` (got "${value}")`;
+  const shown = value === undefined || SECRET_VARIABLE.test(variable) ? '' : ` (got "${redactCredentials(value)}")`;
   throw new ConfigError(variable, `${issue.message}${shown}`);
 }

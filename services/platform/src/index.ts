@@ -7,7 +7,7 @@
  * const config = loadConfig();
  * const logger = createLogger({ level: config.LEADFINDER_LOG_LEVEL });
  */
-export { ConfigSchema, ConfigError, Role, loadConfig, searchProvider } from './config.js';
+export { ConfigSchema, ConfigError, Role, devSignInRefusal, isLoopbackHost, loadConfig, redactCredentials, searchProvider } from './config.js';
 export {
   LeadfinderError, NotFoundError, InvalidArgumentError, UnavailableError, DeadlineExceededError, CancelledError,
   LeaseLostError, UpstreamError, InternalError, assertNever,

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildEdgeApp, createSessionSigner, createWebPlugin } from '@leadfinder/edge';
+import { buildEdgeApp, createSessionSigner, createWebPlugin, signInMethod } from '@leadfinder/edge';
 import { createCoordinator } from '@leadfinder/coordinator';
 import { serveFetcher } from '@leadfinder/fetcher';
 import { serveFilter } from '@leadfinder/filter';
-import { randomIds, startTelemetry, systemClock } from '@leadfinder/platform';
+import { devSignInRefusal, randomIds, startTelemetry, systemClock } from '@leadfinder/platform';
 import type { Config, Logger, Role } from '@leadfinder/platform';
 import { ensureDataDir, openInfrastructure, StartupError } from './adapters.js';
 import type { Infrastructure } from './adapters.js';
@@ -38,6 +38,8 @@ export async function startService(config: Config, role: Role, logger: Logger): 
   };
 
   try {
+    const refusal = devSignInRefusal(config, role);
+    if (refusal) throw new StartupError(refusal);
     if (role === 'fetcher' || role === 'filter') {
       const grpc = role === 'fetcher'
         ? await serveFetcher({ port: config.LEADFINDER_GRPC_PORT, host: config.HOST, fetcher: await localFetcher(config, logger), logger })
@@ -103,6 +105,14 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
     logger.info('leadfinder ready', { url, role, storage: infra.mode.storage, messaging: infra.mode.messaging });
+    const signIn = signInMethod(config);
+    const signInLine = {
+      oidc: `web sign-in: OpenID Connect (${config.LEADFINDER_OIDC_ISSUER})`,
+      development: 'web sign-in: DEVELOPMENT sign-in (an email, no password; loopback only)',
+      none: 'web sign-in: none (no LEADFINDER_OIDC_ISSUER); API keys come from the admin API',
+    }[signIn];
+    if (signIn === 'development') logger.warn(signInLine, { signIn });
+    else logger.info(signInLine, { signIn });
     return { url, stop: stopAll };
   } catch (error) {
     await stopAll();

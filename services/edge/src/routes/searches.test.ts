@@ -276,7 +276,7 @@ describe('authentication on /v1', () => {
 
   it('answers 403 Account disabled for a closed account, by key and by session', async () => {
     const acct = await h.createAccount(10);
-    await h.app.inject({ method: 'POST', url: `/admin/accounts/${acct.id}/close`, headers: bearer('test-admin-token-0123456789') });
+    await h.app.inject({ method: 'POST', url: `/admin/accounts/${acct.id}/close`, headers: bearer('test-admin-token-0123456789-abcdefghij') });
     for (const token of [acct.apiKey, acct.sessionToken]) {
       const res = await h.app.inject({ method: 'GET', url: '/v1/searches', headers: bearer(token) });
       expect(res.statusCode).toBe(403);
@@ -286,7 +286,7 @@ describe('authentication on /v1', () => {
 
   it("answers 401 Invalid credentials for a deleted account's key", async () => {
     const acct = await h.createAccount(10);
-    await h.app.inject({ method: 'DELETE', url: `/admin/accounts/${acct.id}`, headers: bearer('test-admin-token-0123456789') });
+    await h.app.inject({ method: 'DELETE', url: `/admin/accounts/${acct.id}`, headers: bearer('test-admin-token-0123456789-abcdefghij') });
     const res = await post({ q: 'fintech startups' }, bearer(acct.apiKey));
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ detail: 'Invalid credentials' });

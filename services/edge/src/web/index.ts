@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
+import { LeadfinderError } from '@leadfinder/platform';
 import type { Billing, Clock, Config, Logger, Store } from '@leadfinder/platform';
 import type { SessionSigner } from '../auth/sessions.js';
+import { createRateLimiter } from '../http/rate-limit.js';
 import { readCookie, serializeCookie } from './cookies.js';
 import { createOidcFlow } from './oidc.js';
 import type { OidcFlow, PendingSignIn } from './oidc.js';
@@ -50,9 +52,21 @@ export function accountIdFor(identity: string): string {
 
 const DevSignIn = z.object({ email: z.string().trim().email().max(254) });
 
+/** Development sign-ins per client address per minute: enough for a person, not for a script. */
+const DEV_SIGNINS_PER_MIN = 10;
+
+/** Which sign-in the page offers: OpenID Connect, the development one (explicitly enabled), or none. */
+export type SignInMethod = 'oidc' | 'development' | 'none';
+
+export function signInMethod(config: Config): SignInMethod {
+  if (config.LEADFINDER_OIDC_ISSUER && config.LEADFINDER_OIDC_CLIENT_ID) return 'oidc';
+  return config.LEADFINDER_DEV_SIGNIN ? 'development' : 'none';
+}
+
 /**
  * The web page (`GET /`, `/?panel=keys`) and its sign-in: OpenID Connect when LEADFINDER_OIDC_* is set,
- * else a development sign-in that says so. The session is an httpOnly SameSite cookie holding our session
+ * a development sign-in that says so only when LEADFINDER_DEV_SIGNIN enables it, else none (the page says
+ * that no sign-in is configured). The session is an httpOnly SameSite cookie holding our session
  * token; the page reads a copy through `/auth/session` to call the API with an Authorization header.
  */
 export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
@@ -69,6 +83,8 @@ export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
         allowInsecure: options.allowInsecureOidc,
       })
     : null;
+  const method = signInMethod(config);
+  const devSignIns = createRateLimiter({ perMinute: DEV_SIGNINS_PER_MIN, clock });
   const cache = new Map<string, Buffer>();
 
   async function staticFile(reply: FastifyReply, name: string) {
@@ -88,13 +104,25 @@ export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
     reply.header('set-cookie', serializeCookie(SESSION_COOKIE, token, { maxAgeS: config.LEADFINDER_SESSION_TTL_S, secure }));
   }
 
-  /** The account for an identity, created on first sign-in. Null when it exists but is closed. */
-  async function accountFor(identity: string, email: string | null, welcomeBalance: number): Promise<string | null> {
+  /**
+   * The account for an identity, created on first sign-in with the operator's welcome balance (none by
+   * default). Null when it exists but is closed, or was deleted (its id is never handed out again).
+   */
+  async function accountFor(identity: string, email: string | null): Promise<string | null> {
     const id = accountIdFor(identity);
     const existing = await options.store.accounts.get(id);
     if (existing) return existing.status === 'active' ? id : null;
-    await options.store.accounts.create({ id, email, createdAt: new Date(clock.now()).toISOString() });
-    if (welcomeBalance > 0) await options.billing.topup(id, welcomeBalance, `welcome:${id}`);
+    try {
+      await options.store.accounts.create({ id, email, createdAt: new Date(clock.now()).toISOString() });
+    } catch (error) {
+      if (!(LeadfinderError.is(error) && error.code === 'LF_ERR_CONFLICT')) throw error;
+      // Either two first sign-ins raced (the other one created it), or the id belongs to a deleted
+      // account (a tombstone), which is never brought back.
+      const raced = await options.store.accounts.get(id);
+      return raced?.status === 'active' ? id : null;
+    }
+    const welcome = config.LEADFINDER_WELCOME_BALANCE_USD;
+    if (welcome > 0) await options.billing.topup(id, welcome, `welcome:${id}`);
     return id;
   }
 
@@ -121,7 +149,7 @@ export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
     app.get('/auth/session', async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const session = await sessionAccount(request);
-      const base = { signInMethod: oidc ? 'oidc' : 'development' };
+      const base = { signInMethod: method };
       if (!session) return { signedIn: false, ...base };
       const account = await options.store.accounts.get(session.accountId);
       if (!account) return { signedIn: false, ...base };
@@ -132,12 +160,16 @@ export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
     });
 
     app.post('/auth/dev-signin', async (request, reply) => {
-      if (oidc) return reply.code(404).send({ detail: 'Not Found' });
+      if (method !== 'development') return reply.code(404).send({ detail: 'Not Found' });
+      const wait = devSignIns.take(`ip:${request.ip}`);
+      if (wait !== null) return reply.code(429).header('retry-after', String(wait)).send({ detail: 'Too many sign-ins; try again shortly' });
       const parsed = DevSignIn.safeParse(request.body ?? {});
       if (!parsed.success) return reply.code(422).send({ detail: [{ loc: ['body', 'email'], msg: 'Enter an email address', type: 'value_error' }] });
-      const accountId = await accountFor(`dev:${parsed.data.email.toLowerCase()}`, parsed.data.email, config.LEADFINDER_DEV_SIGNIN_BALANCE_USD);
+      const accountId = await accountFor(`dev:${parsed.data.email.toLowerCase()}`, parsed.data.email);
       if (!accountId) return reply.code(403).send({ detail: 'Account is deleted' });
       await startSession(reply, accountId);
+      // Every password-less sign-in leaves a trace (the account id, not the email).
+      options.logger.warn('development sign-in', { accountId, ip: request.ip });
       return { signedIn: true };
     });
 
@@ -167,7 +199,7 @@ export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
       }
       try {
         const identity = await oidc.finish(new URL(request.url, publicUrl), pending);
-        const accountId = await accountFor(`oidc:${identity.issuer}:${identity.subject}`, identity.email, 0);
+        const accountId = await accountFor(`oidc:${identity.issuer}:${identity.subject}`, identity.email);
         if (!accountId) return reply.code(403).type('text/plain').send('This account is closed.');
         await startSession(reply, accountId);
         return reply.redirect('/?panel=keys');

@@ -24,9 +24,9 @@ function webHarness(env: Record<string, string> = {}): Promise<Harness> {
   });
 }
 
-describe('web page without an identity provider', () => {
+describe('web page with the development sign-in enabled', () => {
   let h: Harness;
-  beforeAll(async () => { h = await webHarness(); });
+  beforeAll(async () => { h = await webHarness({ LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_WELCOME_BALANCE_USD: '25' }); });
   afterAll(async () => { await h.close(); });
 
   it('serves the app at / and /?panel=keys with a strict Content-Security-Policy', async () => {
@@ -78,11 +78,39 @@ describe('web page without an identity provider', () => {
     expect(closed.statusCode).toBe(403);
   });
 
+  it('limits development sign-ins per client address and logs none of the emails', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await h.app.inject({ method: 'POST', url: '/auth/dev-signin', remoteAddress: '127.0.0.9', payload: { email: `flood${i}@example.com` } })).statusCode);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    const refused = await h.app.inject({ method: 'POST', url: '/auth/dev-signin', remoteAddress: '127.0.0.9', payload: { email: 'more@example.com' } });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()).toEqual({ detail: 'Too many sign-ins; try again shortly' });
+  });
+
   it('signs out by clearing the cookie', async () => {
     const res = await h.app.inject({ method: 'POST', url: '/auth/signout' });
     const cookie = cookieFrom(res.headers['set-cookie'], 'lf_session')!;
     expect(cookie.value).toBe('');
     expect(cookie.attributes).toMatch(/Max-Age=0/);
+  });
+});
+
+describe('web page without an identity provider or the development sign-in (the default)', () => {
+  let h: Harness;
+  beforeAll(async () => { h = await webHarness(); });
+  afterAll(async () => { await h.close(); });
+
+  it('offers no sign-in, says so, and refuses the development sign-in', async () => {
+    expect((await h.app.inject({ url: '/auth/session' })).json()).toEqual({ signedIn: false, signInMethod: 'none' });
+    const res = await h.app.inject({ method: 'POST', url: '/auth/dev-signin', payload: { email: 'victim@example.com' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(await h.deps.store.accounts.get(accountIdFor('dev:victim@example.com'))).toBeNull();
+    const page = await h.app.inject({ url: '/' });
+    expect(page.body).toContain('No sign-in is configured on this server.');
   });
 });
 
@@ -182,6 +210,8 @@ describe('web sign-in through OpenID Connect', () => {
     expect(session.attributes).toMatch(/Secure/);
     const me = (await h.app.inject({ url: '/auth/session', headers: { cookie: `lf_session=${session.value}` } })).json();
     expect(me).toMatchObject({ signedIn: true, signInMethod: 'oidc', email: 'grace@example.com', accountId: accountIdFor(`oidc:${idp.issuer}:user-42`) });
+    // No welcome balance unless the operator sets one.
+    expect((await h.deps.store.accounts.get(me.accountId))!.balanceMicrousd).toBe(0);
   });
 
   it('refuses a callback whose state does not match', async () => {

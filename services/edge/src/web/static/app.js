@@ -62,7 +62,9 @@ async function boot() {
   const session = await fetch('/auth/session', { credentials: 'same-origin' }).then((r) => r.json()).catch(() => ({ signedIn: false }));
   if (!session.signedIn) {
     $('panel-signin').hidden = false;
-    if (session.signInMethod === 'oidc') $('oidc-signin').hidden = false; else $('dev-signin').hidden = false;
+    if (session.signInMethod === 'oidc') $('oidc-signin').hidden = false;
+    else if (session.signInMethod === 'development') $('dev-signin').hidden = false;
+    else $('no-signin').hidden = false;
     return;
   }
   state.token = session.sessionToken;
