@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { clockEnv } from '@leadfinder/testkit';
 import { freePort } from '../support/server-process.js';
 
 /**
@@ -27,7 +28,7 @@ export interface Proc {
 }
 
 function spawnProc(name: string, command: string, args: string[], env: Record<string, string>): Proc {
-  const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...clockEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (d: Buffer) => {
     output += d.toString();

@@ -3,6 +3,7 @@ import { get } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultRow } from '@leadfinder/wire';
+import { sampleCorpusPages } from '@leadfinder/fetcher';
 import { startFakeWeb } from './fake-web.js';
 import type { FakeWeb } from './fake-web.js';
 import { assertRowsGrounded, corpusEvidence, fakeWebEvidence, groundingProblems } from './grounding.js';
@@ -10,8 +11,12 @@ import type { GroundedRow } from './grounding.js';
 import { createAccount, startServerProcess } from './server-process.js';
 import { searchApi } from './search-api.js';
 
-const KALBOLT = 'https://berlin-startup-news.example/2024/12/kalbolt-raises-seed';
-const SENTENCE = 'Kalbolt, a Berlin-based AI startup, has raised a €4 million seed round led by Harbour Ventures.';
+/** The one clock of this suite: the fake web writes its corpus for this date, and the page below is read from that corpus. */
+const NOW = new Date('2026-03-15T00:00:00Z');
+const news = sampleCorpusPages(NOW).find((p) => p.url.includes('-startup-news.example/'))!;
+const KALBOLT = news.url;
+const SENTENCE = news.paragraphs[0]!;
+const NAME = SENTENCE.slice(0, SENTENCE.indexOf(','));
 
 /** GET `url` from 127.0.0.1 on its port, keeping its hostname in the Host header (as the fetcher does). */
 function getFromLoopback(url: string): Promise<{ status: number; contentType: string }> {
@@ -26,7 +31,7 @@ function getFromLoopback(url: string): Promise<{ status: number; contentType: st
 
 function row(url: string, overrides: Partial<GroundedRow> = {}): GroundedRow {
   return {
-    name: 'Kalbolt',
+    name: NAME,
     source_urls: [url],
     supporting_passages: [{ text: SENTENCE, url, score: 1, published: null }],
     by_filter: [{ index: 1, title: 'AI', rationale: 'r', rationale_mode: 'rules', verification: 'stated', relaxed: false, passages: [{ text: SENTENCE, url }] }],
@@ -37,7 +42,7 @@ function row(url: string, overrides: Partial<GroundedRow> = {}): GroundedRow {
 describe('the grounding checker', () => {
   let web: FakeWeb;
   beforeAll(async () => {
-    web = await startFakeWeb();
+    web = await startFakeWeb({ now: NOW });
   });
   afterAll(async () => {
     await web?.close();
@@ -53,9 +58,9 @@ describe('the grounding checker', () => {
     expect(groundingProblems([row(url)], evidence)).toEqual([]);
     expect(groundingProblems([row(url, { name: 'Invented Labs' })], evidence).join()).toMatch(/name occurs on none/);
     const invented = row(url);
-    invented.by_filter[0]!.passages = [{ text: 'Kalbolt won every prize.', url }];
+    invented.by_filter[0]!.passages = [{ text: `${NAME} won every prize.`, url }];
     expect(groundingProblems([invented], evidence).join()).toMatch(/passage not found/);
-    const unseen = web.servedUrl('https://berlin-startup-news.example/2026/04/xylloop-raises-seed');
+    const unseen = web.servedUrl(`${KALBOLT}-again`);
     expect(groundingProblems([row(url, { source_urls: [unseen] })], evidence).join()).toMatch(/neither fetched nor a search result/);
     expect(() => assertRowsGrounded([row(KALBOLT)], evidence)).toThrow(/grounding violation/);
   });

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clockEnv } from '@leadfinder/testkit';
 
 /** A real `leadfinder serve` process on a free loopback port, with its own data dir. */
 export interface ServerProcess {
@@ -40,6 +41,7 @@ export async function startServerProcess(options: { env?: Record<string, string>
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
+      ...clockEnv(),
       HOST: '127.0.0.1',
       PORT: String(port),
       LEADFINDER_DATA_DIR: dataDir,

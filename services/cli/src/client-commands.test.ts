@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@leadfinder/client';
+import { clockEnv } from '@leadfinder/testkit';
 import type { LeadfinderClient } from '@leadfinder/client';
 import { ResultRow } from '@leadfinder/wire';
 import { createAccount, startServerProcess } from '../../../test/support/server-process.js';
@@ -274,7 +275,7 @@ describe('leadfinder runs, show, keys', () => {
 describe('the leadfinder binary', () => {
   function runBin(args: string[], env: Record<string, string>, onStderr?: (text: string, signal: (s: NodeJS.Signals) => void) => void) {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: tmp, ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: tmp, ...clockEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

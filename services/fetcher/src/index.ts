@@ -18,7 +18,7 @@ export { createFetcher } from './fetcher.js';
 export { createSearchProvider } from './providers/create-search-provider.js';
 export { createCorpusIndex, corpusUrlKey } from './providers/corpus/corpus-index.js';
 export { createCorpusProvider } from './providers/corpus/corpus-provider.js';
-export { writeSampleCorpus, sampleEntities } from './providers/corpus/sample/index.js';
+export { writeSampleCorpus, sampleEntities, sampleCorpusPages } from './providers/corpus/sample/index.js';
 export { createSearxngProvider } from './providers/searxng/searxng-provider.js';
 export { createBraveProvider } from './providers/brave/brave-provider.js';
 export { isPageSource } from './ports/page-source.js';

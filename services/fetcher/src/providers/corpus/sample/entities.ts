@@ -69,6 +69,9 @@ const PAPER_SUBTITLES: Record<string, string[]> = {
   'federated learning': ['Private Aggregation at Scale', 'Federated Learning on Edge Devices'],
 };
 
+/** Years whose quarters always hold a dated round (the README's examples name "Q3 2025"). */
+const ANCHOR_YEARS = [2025, 2026];
+
 const SECTORS = ['AI', 'fintech', 'healthtech', 'climate tech', 'cybersecurity', 'e-commerce'];
 const STAGES = ['seed', 'Series A', 'Series B'];
 
@@ -78,6 +81,13 @@ export function sampleEntities(now: Date): SampleEntity[] {
   const names = new Names(rng);
   const out: SampleEntity[] = [];
   const when = (ago: [number, number] | undefined, fallback: [number, number]) => isoDay(daysAgo(now, rng.int(...(ago ?? fallback))));
+  const company = (r: Recipe): Omit<SampleEntity, 'type'> => {
+    const c = city(r.city);
+    return {
+      name: names.company(), city: c, country: CITIES[c]!, topic: r.topic ?? rng.pick(SECTORS),
+      label: r.label ?? rng.pick(STAGES), date: when(r.ago, [10, 800]), related: [],
+    };
+  };
   const city = (c?: string) => c ?? rng.pick(CITY_NAMES);
   const add = (type: EntityType, recipes: Recipe[], make: (r: Recipe) => Omit<SampleEntity, 'type'>) => {
     for (const r of recipes) for (let i = 0; i < r.count; i++) out.push({ type, ...make(r) });
@@ -99,13 +109,7 @@ export function sampleEntities(now: Date): SampleEntity[] {
     { count: 4, city: 'Amsterdam', topic: 'e-commerce', ago: [10, 500] },
     { count: 4, city: 'London', topic: 'fintech', ago: [10, 500] },
     { count: 12, ago: [10, 800] },
-  ], (r) => {
-    const c = city(r.city);
-    return {
-      name: names.company(), city: c, country: CITIES[c]!, topic: r.topic ?? rng.pick(SECTORS),
-      label: r.label ?? rng.pick(STAGES), date: when(r.ago, [10, 800]), related: [],
-    };
-  });
+  ], company);
   const companies = out.filter((e) => e.type === 'company');
 
   const usedEmployers = new Set<string>();
@@ -207,6 +211,18 @@ export function sampleEntities(now: Date): SampleEntity[] {
     name: `${names.company()} ${rng.pick(['One', 'Pro', 'Air', 'Mini', 'Go'])}`, city: '', country: '', topic: r.topic ?? rng.pick(CATEGORIES), label: String(rng.int(9, 59) * 10 - 1),
     date: when(r.ago, [5, 700]), related: [rng.pick(companies).name],
   }));
+
+  // Calendar anchors, added last so that every record above stays as it was. Rounds dated on the run's
+  // own day, so "this year", "this month" and "this week" have matches on any run date (1 January
+  // included); and one round in each quarter of the fixed years that the README's examples name
+  // ("in Q3 2025"), for run dates after them.
+  add('company', [{ count: 2, city: 'Berlin', topic: 'fintech', label: 'Series A', ago: [0, 0] }], company);
+  for (const year of ANCHOR_YEARS) {
+    for (const month of [2, 5, 8, 11]) {
+      const days = Math.round((now.getTime() - Date.UTC(year, month - 1, 15)) / 86_400_000);
+      if (days >= 0) add('company', [{ count: 1, city: 'Berlin', topic: 'AI', label: 'seed', ago: [days, days] }], company);
+    }
+  }
 
   // News headlines are written from the record; give each its name now.
   for (const e of out) if (e.type === 'news') e.name = headline(e);

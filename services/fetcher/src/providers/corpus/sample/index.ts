@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sampleEntities } from './entities.js';
 import { renderPage } from './format.js';
+import type { SamplePage } from './format.js';
 import { samplePages } from './pages.js';
 import { seedFor } from './random.js';
 
@@ -13,13 +14,18 @@ import { seedFor } from './random.js';
  * const { pages } = await writeSampleCorpus('/tmp/corpus', new Date());
  */
 export async function writeSampleCorpus(dir: string, now: Date): Promise<{ pages: number }> {
-  const pages = samplePages(sampleEntities(now), now, seedFor(now));
+  const pages = sampleCorpusPages(now);
   for (const page of pages) {
     const path = join(dir, page.file);
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, renderPage(page), 'utf8');
   }
   return { pages: pages.length };
+}
+
+/** Every page of the sample corpus for a run start `now`: what `writeSampleCorpus` writes. */
+export function sampleCorpusPages(now: Date): SamplePage[] {
+  return samplePages(sampleEntities(now), now, seedFor(now));
 }
 
 export { sampleEntities, headline } from './entities.js';

@@ -75,3 +75,33 @@ describe('the bundled sample corpus', () => {
     expect(recent.length).toBeGreaterThanOrEqual(8);
   });
 });
+
+describe('the sample corpus on any run date', () => {
+  // Run dates at the edges of the calendar: new year's day, a leap day, the last day of a year, years ahead.
+  const RUN_DATES = ['2026-01-01', '2026-11-26', '2027-01-01', '2028-02-29', '2030-12-31'].map((d) => new Date(`${d}T08:00:00Z`));
+  const rounds = (now: Date, city: string, topic: string, label: string) =>
+    sampleEntities(now).filter((e) => e.type === 'company' && e.city === city && e.topic === topic && e.label === label).map((e) => e.date!);
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+
+  it.each(RUN_DATES)('keeps rounds inside the windows the README examples name, on %s', (now) => {
+    const sixMonthsBack = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 6, now.getUTCDate()));
+    const fintechA = rounds(now, 'Berlin', 'fintech', 'Series A');
+    // "… raised a Series A in the last 6 months"
+    expect(fintechA.filter((d) => d >= day(sixMonthsBack) && d <= day(now)).length).toBeGreaterThanOrEqual(2);
+    // "… this year", "… this month", "… this week": rounds dated on the run's own day
+    expect(fintechA.filter((d) => d === day(now)).length).toBeGreaterThanOrEqual(1);
+    // "AI startups in Berlin that raised a seed round in Q3 2025": a closed range in the past of every run date
+    const aiSeed = rounds(now, 'Berlin', 'AI', 'seed');
+    expect(aiSeed.filter((d) => d >= '2025-07-01' && d <= '2025-09-30').length).toBeGreaterThanOrEqual(1);
+    // "… in the last year"
+    const yearBack = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), now.getUTCDate()));
+    expect(aiSeed.filter((d) => d >= day(yearBack) && d <= day(now)).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('never dates a round after the run date', () => {
+    for (const now of RUN_DATES) {
+      const future = sampleEntities(now).filter((e) => e.type === 'company' && e.date! > day(now));
+      expect(future).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * The environment that carries the test runner's clock into a child process. CI runs the suites again
+ * with the wall clock moved ahead by libfaketime (LD_PRELOAD + FAKETIME); a server a test starts must see
+ * the same date as the test that reads its answers, so every spawn with a clean environment adds these.
+ *
+ * @example
+ * spawn(process.execPath, [bin], { env: { PATH: process.env.PATH ?? '', ...clockEnv() } });
+ */
+const CLOCK_VARIABLES = ['LD_PRELOAD', 'FAKETIME', 'FAKETIME_DONT_FAKE_MONOTONIC', 'FAKETIME_NO_CACHE'] as const;
+
+export function clockEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of CLOCK_VARIABLES) {
+    const value = env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
