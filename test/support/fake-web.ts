@@ -32,6 +32,11 @@ export interface FakeWebOptions {
   now?: Date;
   /** Results per SearXNG answer page. @default 10 */
   resultsPerPage?: number;
+  /**
+   * Pages and ranking to serve instead of the bundled sample corpus (e.g. test/devset's web of real
+   * records); `now` is then unused.
+   */
+  index?: CorpusIndex;
 }
 
 /** One SearXNG result as served (URL already rewritten to the loopback address). */
@@ -100,9 +105,9 @@ function isoDateTime(date: string | null): string | null {
 
 export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWeb> {
   const corpusDir = await mkdtemp(join(tmpdir(), 'leadfinder-fakeweb-'));
-  await writeSampleCorpus(corpusDir, options.now ?? new Date());
+  if (!options.index) await writeSampleCorpus(corpusDir, options.now ?? new Date());
   // The corpus never changes while served: no rechecks.
-  const index = createCorpusIndex({ dir: corpusDir, recheckMs: Number.MAX_SAFE_INTEGER });
+  const index = options.index ?? createCorpusIndex({ dir: corpusDir, recheckMs: Number.MAX_SAFE_INTEGER });
   const pages = await index.pages();
   const hosts = [...new Set(pages.map((p) => new URL(p.url).hostname.toLowerCase()))].filter((h) => h && h !== 'corpus');
   const hostSet = new Set(hosts);

@@ -1,0 +1,152 @@
+/**
+ * The development set itself: its web, its search side, its gold rules and its scoring behave as the
+ * README says (no service involved; quality-floors.test.ts runs the service).
+ */
+import { describe, expect, it } from 'vitest';
+import { DEVSET_DAY, KIND_SITES } from './harness.js';
+import { buildWeb, SHAPES_BY_SPLIT } from './pages.js';
+import { allQueries, goldSet, targetFor, type DevQuery } from './queries.js';
+import { loadEntities, type DevEntity } from './records.js';
+import { EntityMatcher, scoreQuery } from './score.js';
+import { createDevSearchIndex, searchTokens } from './search-index.js';
+
+const entities = loadEntities();
+const byName = (name: string): DevEntity => entities.find((e) => e.name === name)!;
+
+describe('development set data and split', () => {
+  it('holds the 134 YC records and at least 40 queries, half for tuning and half held out', () => {
+    expect(entities.filter((e) => e.kind === 'company')).toHaveLength(134);
+    const queries = allQueries();
+    expect(queries.length).toBeGreaterThanOrEqual(36);
+    expect(new Set(queries.map((q) => q.id)).size).toBe(queries.length);
+    const dev = queries.filter((q) => q.split === 'dev').length;
+    const test = queries.filter((q) => q.split === 'test').length;
+    expect(Math.abs(dev - test)).toBeLessThanOrEqual(1);
+    expect(SHAPES_BY_SPLIT.dev.filter((s) => SHAPES_BY_SPLIT.test.includes(s))).toEqual([]);
+  });
+
+  it('gives every query something to find and something to reject, by its rule alone', () => {
+    for (const q of allQueries()) {
+      const gold = goldSet(q, entities);
+      const ofKind = entities.filter((e) => e.kind === q.kind).length;
+      expect(gold.yes.length, `${q.id} "${q.q}"`).toBeGreaterThanOrEqual(2);
+      expect(gold.yes.length + gold.maybe.length, `${q.id} "${q.q}"`).toBeLessThan(ofKind / 2);
+      expect(targetFor(gold)).toBeGreaterThanOrEqual(Math.min(gold.yes.length, 30));
+    }
+  });
+
+  it('decides by the record: a company with no stated location is maybe for a city query, not no', () => {
+    const q = allQueries().find((x) => x.id === 'c24')!; // companies in Chicago
+    const located = entities.filter((e) => e.fields.kind === 'company' && e.fields.places.length > 0);
+    const unlocated = entities.filter((e) => e.fields.kind === 'company' && e.fields.places.length === 0 && !e.fields.remote);
+    expect(unlocated.length).toBeGreaterThan(0);
+    for (const e of unlocated) expect(q.rule(e)).toBe('maybe');
+    for (const e of located) expect(q.rule(e)).not.toBe('maybe');
+  });
+});
+
+describe('the fake web', () => {
+  const dev = buildWeb(KIND_SITES, entities, { split: 'dev', day: DEVSET_DAY });
+  const test = buildWeb(KIND_SITES, entities, { split: 'test', day: DEVSET_DAY });
+
+  it('serves each split only its own page shapes, every entity on a single-entity page of each', () => {
+    for (const [split, pages] of [['dev', dev], ['test', test]] as const) {
+      expect(new Set(pages.map((p) => p.shape))).toEqual(new Set(SHAPES_BY_SPLIT[split]));
+      const single = new Set(pages.filter((p) => p.entities.length === 1).flatMap((p) => p.entities));
+      for (const e of entities) expect(single.has(e.key), `${split}: ${e.key}`).toBe(true);
+    }
+  });
+
+  it('dates pages from the records or the injected day, never later', () => {
+    for (const p of [...dev, ...test]) {
+      expect(p.published, p.url).not.toBeNull();
+      expect(p.published! <= '2026-01-01', `${p.url} ${p.published}`).toBe(true);
+    }
+  });
+
+  it('writes facts as the shape says: li "Label: value", dl/dt/dd, JSON-LD only, tables', () => {
+    const stripe = byName('Stripe');
+    const profile = dev.find((p) => p.shape === 'profile-list' && p.entities[0] === stripe.key)!;
+    expect(profile.html).toContain('<li>Location: San Francisco, CA, USA</li>');
+    expect(profile.html).not.toContain('ld+json');
+    const dl = test.find((p) => p.shape === 'profile-dl' && p.entities[0] === stripe.key)!;
+    expect(dl.html).toContain('<dt>Headquarters</dt><dd>San Francisco, CA, USA</dd>');
+    const ld = test.find((p) => p.shape === 'jsonld' && p.entities[0] === stripe.key)!;
+    expect(ld.url).toBe('https://stripe.com/');
+    expect(ld.html).toContain('"addressLocality":"San Francisco"');
+    expect(ld.html.replace(/<script[\s\S]*?<\/script>/g, '')).not.toContain('San Francisco');
+    const about = dev.find((p) => p.shape === 'about' && p.entities[0] === stripe.key)!;
+    expect(about.html).not.toMatch(/<(li|dl|table)\b/);
+    expect(dev.some((p) => p.shape === 'table' && p.entities.includes(stripe.key))).toBe(true);
+    expect(test.some((p) => p.shape === 'news' && p.entities.includes(stripe.key))).toBe(true);
+  });
+
+  it('links each directory line to the entity\'s own profile page on the same web', () => {
+    const urls = new Set(dev.map((p) => p.url));
+    const directory = dev.find((p) => p.shape === 'directory')!;
+    const links = [...directory.html.matchAll(/<li><a href="([^"]+)">/g)].map((m) => m[1]!);
+    expect(links.length).toBe(directory.entities.length);
+    for (const l of links) expect(urls.has(l), l).toBe(true);
+  });
+});
+
+describe('the search side', () => {
+  const pages = buildWeb(KIND_SITES, entities, { split: 'dev', day: DEVSET_DAY });
+  const index = createDevSearchIndex(pages);
+  const search = (query: string, page = 1) => index.search({ query, domains: [], publishedAfter: null, page, limit: 10 });
+
+  it('ranks pages holding the query words first, ten a page, deeper pages with no repeats', async () => {
+    const first = await search('fintech San Francisco');
+    const second = await search('fintech San Francisco', 2);
+    expect(first).toHaveLength(10);
+    expect(second).toHaveLength(10);
+    expect(first.map((h) => h.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(second[0]!.rank).toBe(11);
+    expect(new Set([...first, ...second].map((h) => h.url)).size).toBe(20);
+    const text = (url: string) => pages.find((p) => p.url === url)!.html.toLowerCase();
+    for (const h of first) expect(text(h.url)).toContain('fintech');
+  });
+
+  it('keeps to site: terms and finds nothing for words no page has', async () => {
+    const hits = await search('payments site:stripe.com');
+    expect(hits.map((h) => h.url)).toEqual(['https://stripe.com/about']);
+    expect(await search('zzqx')).toEqual([]);
+  });
+
+  it('stems plurals and drops case and accents', () => {
+    expect(searchTokens('Startups in Bogotá')).toEqual(searchTokens('startup bogota'));
+  });
+});
+
+describe('matching rows and scoring', () => {
+  const matcher = new EntityMatcher(entities.filter((e) => e.kind === 'company'));
+
+  it('matches by own domain first, then by normalised name', () => {
+    expect(matcher.match({ name: 'Scale', source_urls: ['https://scale.com/about'] })?.name).toBe('Scale AI');
+    expect(matcher.match({ name: 'stripe.com', source_urls: [] })?.name).toBe('Stripe');
+    expect(matcher.match({ name: 'STRIPE, Inc.', source_urls: ['https://startupindex.example/companies/stripe'] })?.name).toBe('Stripe');
+    expect(matcher.match({ name: 'ZenPayroll', source_urls: [] })?.name).toBe('Gusto');
+    expect(matcher.match({ name: 'InnerSpace', source_urls: [] })?.name).toBe('Leaders In Tech (formerly InnerSpace)');
+    // A word of a name is not the name.
+    expect(matcher.match({ name: 'Health', source_urls: ['https://startupindex.example/lists/x'] })).toBeNull();
+  });
+
+  it('counts maybe rows neither way, repeats and strangers as wrong, recall against the gold', () => {
+    const q: DevQuery = allQueries().find((x) => x.id === 'c24')!; // companies in Chicago
+    const gold = goldSet(q, entities);
+    const yes = gold.yes[0]!;
+    const maybe = gold.maybe[0]!;
+    const score = scoreQuery([
+      { name: yes.name, source_urls: [] },
+      { name: yes.name, source_urls: [] },
+      { name: maybe.name, source_urls: [] },
+      { name: 'Nobody Inc', source_urls: [] },
+    ], gold, matcher, targetFor(gold));
+    expect(score.correct).toEqual([yes.name]);
+    expect(score.maybe).toEqual([maybe.name]);
+    expect(score.wrong.map((w) => w.why)).toEqual(['duplicate', 'unknown']);
+    expect(score.precision).toBeCloseTo(1 / 3);
+    expect(score.recall).toBeCloseTo(1 / gold.yes.length);
+    expect(scoreQuery([], gold, matcher, 5).precision).toBe(0);
+  });
+});

@@ -1,0 +1,228 @@
+/**
+ * The page shapes of the development set's fake web, and which split each belongs to.
+ *
+ * dev (for tuning):  profile-list (facts as li "Label: value"), about (prose only), directory (a line per
+ *                    entity, linking to its profile), table (one row per entity)
+ * test (held out):   profile-dl (facts as dl/dt/dd, other labels), jsonld (facts only in schema.org
+ *                    JSON-LD), news (an article naming several entities, linking to their own pages)
+ *
+ * Each split's web holds only its own shapes, so tuning on dev never sees a test page. Every entity has its
+ * complete facts in each split (dev: profile-list and table; test: profile-dl and JSON-LD).
+ */
+import { addDays, documentHtml, esc, hashOf, slugify } from './html.js';
+import type { DevEntity } from './records.js';
+import type { EntityGroup, EntityView, KindSite } from './site-model.js';
+
+export type Split = 'dev' | 'test';
+export type Shape = 'profile-list' | 'about' | 'directory' | 'table' | 'profile-dl' | 'jsonld' | 'news';
+
+export const SHAPES_BY_SPLIT: Record<Split, readonly Shape[]> = {
+  dev: ['profile-list', 'about', 'directory', 'table'],
+  test: ['profile-dl', 'jsonld', 'news'],
+};
+
+export interface WebPage {
+  url: string;
+  shape: Shape;
+  title: string;
+  description: string;
+  /** YYYY-MM-DD (from the records, or the injected day for pages without a dated record). */
+  published: string | null;
+  html: string;
+  /** Keys of the entities the page names. */
+  entities: string[];
+}
+
+const DIRECTORY_PAGE = 8;
+const TABLE_PAGE = 12;
+const NEWS_PAGE = 4;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function singular(site: KindSite): string {
+  return site.kind;
+}
+
+export interface WebBuildOptions {
+  split: Split;
+  /** Day for pages none of whose records carry a date. */
+  day: string;
+}
+
+class WebBuilder {
+  readonly pages: WebPage[] = [];
+  private readonly views: Map<string, EntityView>;
+
+  constructor(private readonly site: KindSite, views: EntityView[], private readonly options: WebBuildOptions) {
+    this.views = new Map(views.map((v) => [v.entity.key, v]));
+  }
+
+  private dated(e: DevEntity): string {
+    return e.date ?? this.options.day;
+  }
+
+  /** Latest member date plus a few weeks: a listing or article appears after what it lists. */
+  private groupDate(members: EntityView[], seed: string): string {
+    const dates = members.map((m) => m.entity.date).filter((d): d is string => Boolean(d)).sort();
+    const last = dates.at(-1);
+    return last ? addDays(last, 10 + (hashOf(seed) % 50)) : this.options.day;
+  }
+
+  profileListUrl(e: DevEntity): string {
+    return `https://${this.site.sites.profileDev.host}/${this.site.plural}/${e.slug}`;
+  }
+
+  profileDlUrl(e: DevEntity): string {
+    return `https://${this.site.sites.profileTest.host}/${singular(this.site)}/${e.slug}`;
+  }
+
+  aboutUrl(e: DevEntity): string {
+    return e.domain ? `https://${e.domain}/about` : `https://${this.site.sites.ownFallback.host}/${e.slug}/about`;
+  }
+
+  jsonLdUrl(e: DevEntity): string {
+    return e.domain ? `https://${e.domain}/` : `https://${this.site.sites.ownFallback.host}/${e.slug}/`;
+  }
+
+  private add(page: WebPage): void {
+    this.pages.push(page);
+  }
+
+  profileList(v: EntityView): void {
+    const e = v.entity;
+    const url = this.profileListUrl(e);
+    const site = this.site.sites.profileDev;
+    const facts = v.devFacts.map(([label, value]) => `<li>${esc(label)}: ${esc(value)}</li>`).join('\n');
+    const body = `<main><h1>${esc(e.name)}</h1>\n<p>${esc(v.tagline)}</p>\n<h2>Overview</h2>\n<ul class="facts">\n${facts}\n</ul></main>`;
+    this.add({
+      url, shape: 'profile-list', title: `${e.name} | ${site.name}`, description: v.tagline, published: this.dated(e), entities: [e.key],
+      html: documentHtml({ url, title: `${e.name} | ${site.name}`, description: v.tagline, published: this.dated(e), siteName: site.name, body }),
+    });
+  }
+
+  about(v: EntityView): void {
+    const e = v.entity;
+    const url = this.aboutUrl(e);
+    const siteName = e.domain ? e.name : this.site.sites.ownFallback.name;
+    const body = `<main><article><h1>About ${esc(e.name)}</h1>\n${v.prose.map((p) => `<p>${esc(p)}</p>`).join('\n')}</article></main>`;
+    this.add({
+      url, shape: 'about', title: `About us – ${e.name}`, description: v.tagline, published: this.dated(e), entities: [e.key],
+      html: documentHtml({ url, title: `About us – ${e.name}`, description: v.tagline, published: this.dated(e), siteName, body }),
+    });
+  }
+
+  profileDl(v: EntityView): void {
+    const e = v.entity;
+    const url = this.profileDlUrl(e);
+    const site = this.site.sites.profileTest;
+    const facts = v.testFacts.map(([label, value]) => `<dt>${esc(label)}</dt><dd>${esc(value)}</dd>`).join('\n');
+    const body = `<main><h1>${esc(e.name)}</h1>\n<p class="lede">${esc(v.tagline)}</p>\n<section><h2>Key facts</h2>\n<dl>\n${facts}\n</dl></section></main>`;
+    this.add({
+      url, shape: 'profile-dl', title: `${e.name} – profile – ${site.name}`, description: v.tagline, published: this.dated(e), entities: [e.key],
+      html: documentHtml({ url, title: `${e.name} – profile – ${site.name}`, description: v.tagline, published: this.dated(e), siteName: site.name, body }),
+    });
+  }
+
+  jsonLd(v: EntityView): void {
+    const e = v.entity;
+    const url = this.jsonLdUrl(e);
+    const siteName = e.domain ? e.name : this.site.sites.ownFallback.name;
+    // Only the name and the tagline are visible; every other fact is in the JSON-LD.
+    const body = `<main><h1>${esc(e.name)}</h1>\n<p>${esc(v.tagline)}</p></main>`;
+    this.add({
+      url, shape: 'jsonld', title: `${e.name} — ${v.tagline}`, description: v.tagline, published: this.dated(e), entities: [e.key],
+      html: documentHtml({ url, title: `${e.name} — ${v.tagline}`, description: v.tagline, published: this.dated(e), siteName, body, jsonLd: [{ ...v.jsonLd, url: v.jsonLd.url ?? url }] }),
+    });
+  }
+
+  directory(g: EntityGroup, members: EntityView[]): void {
+    const site = this.site.sites.directory;
+    const parts = chunks(members, DIRECTORY_PAGE);
+    parts.forEach((part, i) => {
+      const url = `https://${site.host}/lists/${slugify(g.id)}${i === 0 ? '' : `/page-${i + 1}`}`;
+      const title = `${g.listTitle}${parts.length > 1 ? ` (page ${i + 1} of ${parts.length})` : ''}`;
+      const items = part.map((v) => `<li><a href="${esc(this.profileListUrl(v.entity))}">${esc(v.entity.name)}</a> — ${esc(v.line)}</li>`).join('\n');
+      const nav = parts.length > 1 && i + 1 < parts.length ? `<p><a href="https://${site.host}/lists/${slugify(g.id)}/page-${i + 2}">Next page</a></p>` : '';
+      const description = `${members.length} ${this.site.plural}: ${part.slice(0, 3).map((v) => v.entity.name).join(', ')} and more.`;
+      const published = this.groupDate(part, url);
+      const body = `<main><h1>${esc(title)}</h1>\n<p>${members.length} ${esc(this.site.plural)} in this list.</p>\n<ul class="directory">\n${items}\n</ul>\n${nav}</main>`;
+      this.add({ url, shape: 'directory', title, description, published, entities: part.map((v) => v.entity.key),
+        html: documentHtml({ url, title: `${title} | ${site.name}`, description, published, siteName: site.name, body }) });
+    });
+  }
+
+  table(g: EntityGroup, members: EntityView[]): void {
+    const site = this.site.sites.table;
+    const parts = chunks(members, TABLE_PAGE);
+    parts.forEach((part, i) => {
+      const url = `https://${site.host}/${slugify(g.id)}${i === 0 ? '' : `/${i + 1}`}`;
+      const title = `${g.listTitle}${parts.length > 1 ? ` — part ${i + 1}` : ''}`;
+      const head = `<tr><th>${esc(this.site.nameColumn)}</th>${this.site.columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`;
+      const rows = part.map((v) => {
+        const link = v.entity.domain ? this.aboutUrl(v.entity) : this.profileListUrl(v.entity);
+        return `<tr><td><a href="${esc(link)}">${esc(v.entity.name)}</a></td>${this.site.columns.map((c) => `<td>${esc(v.cells[c] ?? '')}</td>`).join('')}</tr>`;
+      }).join('\n');
+      const description = `A table of ${members.length} ${this.site.plural}.`;
+      const published = this.groupDate(part, url);
+      const body = `<main><h1>${esc(title)}</h1>\n<table>\n<thead>${head}</thead>\n<tbody>\n${rows}\n</tbody>\n</table></main>`;
+      this.add({ url, shape: 'table', title, description, published, entities: part.map((v) => v.entity.key),
+        html: documentHtml({ url, title: `${title} | ${site.name}`, description, published, siteName: site.name, body }) });
+    });
+  }
+
+  news(g: EntityGroup, members: EntityView[]): void {
+    const site = this.site.sites.news;
+    const parts = chunks(members, NEWS_PAGE);
+    parts.forEach((part, i) => {
+      const published = this.groupDate(part, `${g.id}:${i}`);
+      const url = `https://${site.host}/${published.slice(0, 4)}/${published.slice(5, 7)}/${slugify(g.newsTitle)}${i === 0 ? '' : `-${i + 1}`}`;
+      const title = `${g.newsTitle}${i === 0 ? '' : ` (part ${i + 1})`}`;
+      const sentences = part.map((v) => {
+        const link = v.entity.domain ? this.jsonLdUrl(v.entity) : this.profileDlUrl(v.entity);
+        return `<p>${v.newsSentence(`<a href="${esc(link)}">${esc(v.entity.name)}</a>`)}</p>`;
+      }).join('\n');
+      const description = `${g.newsLead} Featuring ${part.map((v) => v.entity.name).join(', ')}.`;
+      const body = `<main><article><h1>${esc(title)}</h1>\n<p class="byline">By the ${esc(site.name)} staff · ${published}</p>\n<p>${esc(g.newsLead)}</p>\n${sentences}\n<p>Know a team we should cover? Write to us.</p></article></main>`;
+      this.add({ url, shape: 'news', title, description, published, entities: part.map((v) => v.entity.key),
+        html: documentHtml({ url, title: `${title} – ${site.name}`, description, published, siteName: site.name, body, head: '<meta property="og:type" content="article">' }) });
+    });
+  }
+
+  build(entities: readonly DevEntity[]): void {
+    const shapes = SHAPES_BY_SPLIT[this.options.split];
+    const views = [...this.views.values()];
+    for (const v of views) {
+      if (shapes.includes('profile-list')) this.profileList(v);
+      if (shapes.includes('about')) this.about(v);
+      if (shapes.includes('profile-dl')) this.profileDl(v);
+      if (shapes.includes('jsonld')) this.jsonLd(v);
+    }
+    for (const g of this.site.groups(entities)) {
+      const members = g.members.map((k) => this.views.get(k)).filter((v): v is EntityView => Boolean(v));
+      if (shapes.includes('directory')) this.directory(g, members);
+      if (shapes.includes('table')) this.table(g, members);
+      if (shapes.includes('news')) this.news(g, members);
+    }
+  }
+}
+
+/** Every page of one split's web, for the given kinds and entities. Throws when two pages share a URL. */
+export function buildWeb(sites: readonly KindSite[], entities: readonly DevEntity[], options: WebBuildOptions): WebPage[] {
+  const pages: WebPage[] = [];
+  for (const site of sites) {
+    const mine = entities.filter((e) => e.kind === site.kind);
+    const builder = new WebBuilder(site, site.views(mine), options);
+    builder.build(mine);
+    pages.push(...builder.pages);
+  }
+  const seen = new Set<string>();
+  for (const p of pages) {
+    if (seen.has(p.url)) throw new Error(`two pages at ${p.url}`);
+    seen.add(p.url);
+  }
+  return pages;
+}

@@ -1,0 +1,168 @@
+/**
+ * The development set's queries, written as people type them for lead generation, each with a RULE over the
+ * records' structured fields that decides every entity: yes (a correct row), no (a wrong row) or maybe (the
+ * record cannot settle it; neither counted right nor wrong). No name is ever picked by hand: the gold set is
+ * whatever the rule says over the data.
+ *
+ * The split is fixed here (`split` on each query): dev queries are for tuning, test queries are held out.
+ */
+import type { CompanyFields, DevEntity, DevKind, PaperFields, ResearcherFields } from './records.js';
+import type { Split } from './pages.js';
+
+export type Verdict = 'yes' | 'no' | 'maybe';
+
+export interface DevQuery {
+  id: string;
+  q: string;
+  kind: DevKind;
+  split: Split;
+  rule(e: DevEntity): Verdict;
+}
+
+export interface GoldSet {
+  yes: DevEntity[];
+  maybe: DevEntity[];
+}
+
+/** Several conditions together: no beats maybe beats yes. */
+export function all(...verdicts: Verdict[]): Verdict {
+  if (verdicts.includes('no')) return 'no';
+  if (verdicts.includes('maybe')) return 'maybe';
+  return 'yes';
+}
+
+const bool = (b: boolean): Verdict => (b ? 'yes' : 'no');
+const lower = (s: string) => s.toLowerCase();
+
+// ------------------------------------------------------------------ company conditions
+
+type C = CompanyFields;
+
+function cityVerdict(f: C, cities: readonly string[]): Verdict {
+  if (f.places.length === 0) return f.remote ? 'no' : 'maybe';
+  const want = cities.map(lower);
+  return bool(f.places.some((p) => p.city !== null && want.includes(lower(p.city))));
+}
+
+/** Country or US state: a record with a region only ("CA, USA") still answers a country question. */
+function countryVerdict(f: C, countries: readonly string[]): Verdict {
+  if (f.places.length === 0) return f.remote ? 'no' : 'maybe';
+  return bool(f.places.some((p) => p.country !== null && countries.includes(p.country)));
+}
+
+function regionVerdict(f: C, region: string): Verdict {
+  if (f.regions.length === 0 || f.regions.includes('Unspecified')) return 'maybe';
+  return bool(f.regions.includes(region));
+}
+
+interface Topic {
+  industries?: string[];
+  subindustries?: string[];
+  tags?: string[];
+  /** Tags or subindustries that make the topic arguable: maybe. */
+  near?: string[];
+}
+
+function topicVerdict(f: C, t: Topic): Verdict {
+  if (t.industries?.includes(f.industry)) return 'yes';
+  if (f.subindustry && t.subindustries?.includes(f.subindustry)) return 'yes';
+  if (f.tags.some((tag) => t.tags?.includes(tag))) return 'yes';
+  if (t.near?.some((n) => f.tags.includes(n) || f.subindustry === n)) return 'maybe';
+  return 'no';
+}
+
+function sizeVerdict(f: C, test: (n: number) => boolean): Verdict {
+  return f.teamSize === null ? 'maybe' : bool(test(f.teamSize));
+}
+
+const FINTECH: Topic = { industries: ['Fintech'], tags: ['Fintech', 'Payments', 'Banking as a Service'], near: ['Insurance', 'Investing', 'Crypto / Web3', 'Finance and Accounting'] };
+const HEALTH: Topic = { industries: ['Healthcare'], tags: ['Healthcare', 'Health Tech', 'Digital Health', 'Consumer Health Services', 'Telemedicine', 'Biotech'], near: ['Health & Wellness', 'Health Insurance', 'Fitness', 'Femtech'] };
+const EDUCATION: Topic = { industries: ['Education'], tags: ['Education', 'Edtech', 'eLearning', 'AI-Enhanced Learning'], near: ['Diversity & Inclusion'] };
+const B2B_SOFTWARE: Topic = { industries: ['B2B'], tags: ['SaaS', 'B2B', 'Enterprise Software', 'Developer Tools', 'API'], near: ['Analytics'] };
+const DEVTOOLS: Topic = { subindustries: ['Engineering, Product and Design'], tags: ['Developer Tools', 'DevOps', 'DevSecOps', 'API', 'Open Source', 'Databases', 'Cloud Computing', 'Monitoring'], near: ['Infrastructure', 'Data Engineering'] };
+const AI: Topic = { tags: ['AI', 'Artificial Intelligence', 'Machine Learning', 'Computer Vision', 'AI-Enhanced Learning'], near: ['Data Science', 'Robotics', 'Self-Driving Vehicles', 'Automation'] };
+const CLIMATE: Topic = { subindustries: ['Energy'], tags: ['Climate', 'Solar Power', 'Renewable Energy', 'Energy Storage', 'Energy', 'Electric Vehicles', 'Small Modular Reactors'], near: ['Agriculture'] };
+const LOGISTICS: Topic = { subindustries: ['Supply Chain and Logistics'], tags: ['Logistics', 'Supply Chain', 'Delivery', 'Autonomous Delivery'], near: ['Grocery', 'E-commerce'] };
+const HR: Topic = { subindustries: ['Human Resources', 'Recruiting and Talent'], tags: ['HR Tech', 'Payroll', 'Human Resources', 'Talent Acquisition'], near: ['Remote Work', 'Diversity & Inclusion'] };
+const CONSUMER: Topic = { industries: ['Consumer'] };
+const CIVIC: Topic = { industries: ['Government'], tags: ['Civic Tech', 'GovTech'], near: ['Legal', 'LegalTech'] };
+const ECOMMERCE: Topic = { subindustries: ['Retail'], tags: ['E-commerce', 'Retail', 'Marketplace', 'Grocery'], near: ['Delivery', 'Retail Tech'] };
+const SECURITY: Topic = { subindustries: ['Security'], tags: ['Security', 'DevSecOps', 'Identity', 'Compliance', 'Biometrics'] };
+const BIOTECH: Topic = { subindustries: ['Therapeutics', 'Industrial Bio', 'Drug Discovery and Delivery', 'Diagnostics'], tags: ['Biotech', 'Synthetic Biology', 'Drug discovery', 'Therapeutics', 'Diagnostics', 'Oncology'] };
+
+const SF = ['San Francisco'];
+const NYC = ['New York', 'New York City'];
+const BAY_AREA = ['San Francisco', 'Oakland', 'Palo Alto', 'Mountain View', 'Sunnyvale', 'Redwood City', 'San Carlos', 'Foster City', 'Santa Clara', 'San Mateo', 'San Jose', 'Menlo Park', 'Berkeley', 'Newark', 'Emeryville', 'South San Francisco', 'Burlingame', 'Cupertino'];
+
+function company(id: string, split: Split, q: string, rule: (f: C, e: DevEntity) => Verdict): DevQuery {
+  return { id, q, kind: 'company', split, rule: (e) => (e.fields.kind === 'company' ? rule(e.fields, e) : 'no') };
+}
+
+export const COMPANY_QUERIES: DevQuery[] = [
+  company('c01', 'dev', 'fintech startups in San Francisco', (f) => all(topicVerdict(f, FINTECH), cityVerdict(f, SF), bool(!f.nonprofit))),
+  company('c02', 'test', 'YC nonprofits working on education', (f) => all(bool(f.nonprofit), topicVerdict(f, EDUCATION))),
+  company('c03', 'dev', 'B2B software companies that are publicly traded', (f) => all(topicVerdict(f, B2B_SOFTWARE), bool(f.status === 'Public'))),
+  company('c04', 'test', 'companies with more than 500 employees in San Francisco that are hiring', (f) => all(sizeVerdict(f, (n) => n > 500), cityVerdict(f, SF), bool(f.hiring))),
+  company('c05', 'dev', 'acquired healthcare startups', (f) => all(topicVerdict(f, HEALTH), bool(f.status === 'Acquired'))),
+  company('c06', 'test', 'startups in India', (f) => countryVerdict(f, ['India'])),
+  company('c07', 'dev', 'healthcare companies that are hiring', (f) => all(topicVerdict(f, HEALTH), bool(f.hiring))),
+  company('c08', 'test', 'developer tools companies', (f) => all(topicVerdict(f, DEVTOOLS), bool(!f.nonprofit))),
+  company('c09', 'dev', 'consumer companies in Los Angeles', (f) => all(topicVerdict(f, CONSUMER), cityVerdict(f, ['Los Angeles']))),
+  company('c10', 'test', 'Y Combinator companies from the 2012 batches', (f) => (f.batchYear === null ? 'no' : bool(f.batchYear === 2012))),
+  company('c11', 'dev', 'climate tech startups', (f) => topicVerdict(f, CLIMATE)),
+  company('c12', 'test', 'AI startups', (f) => all(topicVerdict(f, AI), bool(!f.nonprofit))),
+  company('c13', 'dev', 'public companies headquartered in San Francisco', (f) => all(bool(f.status === 'Public'), cityVerdict(f, SF))),
+  company('c14', 'test', 'YC companies that shut down', (f) => bool(f.status === 'Inactive')),
+  company('c15', 'dev', 'acquired fintech companies', (f) => all(topicVerdict(f, FINTECH), bool(f.status === 'Acquired'))),
+  company('c16', 'test', 'e-commerce companies that are hiring', (f) => all(topicVerdict(f, ECOMMERCE), bool(f.hiring))),
+  company('c17', 'dev', 'logistics and supply chain startups', (f) => topicVerdict(f, LOGISTICS)),
+  company('c18', 'test', 'private companies with more than 2000 employees', (f) => all(sizeVerdict(f, (n) => n > 2000), bool(f.status === 'Active'), bool(!f.nonprofit))),
+  company('c19', 'dev', 'nonprofits in San Francisco', (f) => all(bool(f.nonprofit), cityVerdict(f, SF))),
+  company('c20', 'test', 'healthcare nonprofits', (f) => all(bool(f.nonprofit), topicVerdict(f, HEALTH))),
+  company('c21', 'dev', 'companies based in New York', (f) => cityVerdict(f, NYC)),
+  company('c22', 'test', 'YC companies in Europe', (f) => regionVerdict(f, 'Europe')),
+  company('c23', 'dev', 'HR tech companies', (f) => topicVerdict(f, HR)),
+  company('c24', 'test', 'companies in Chicago', (f) => cityVerdict(f, ['Chicago'])),
+  company('c25', 'dev', 'civic tech and government organizations', (f) => topicVerdict(f, CIVIC)),
+  company('c26', 'test', 'biotech startups', (f) => topicVerdict(f, BIOTECH)),
+  company('c27', 'dev', 'consumer companies with more than 1000 employees', (f) => all(topicVerdict(f, CONSUMER), sizeVerdict(f, (n) => n > 1000))),
+  company('c28', 'test', 'startups in Latin America', (f) => regionVerdict(f, 'Latin America')),
+  company('c29', 'dev', 'security startups', (f) => topicVerdict(f, SECURITY)),
+  company('c30', 'test', 'fintech companies with fewer than 500 employees', (f) => all(topicVerdict(f, FINTECH), sizeVerdict(f, (n) => n < 500), bool(!f.nonprofit))),
+  company('c31', 'dev', 'YC-backed nonprofits outside the United States', (f) => all(bool(f.nonprofit), f.places.length === 0 ? 'maybe' : bool(f.places.every((p) => p.country !== 'USA')))),
+  company('c32', 'test', 'Bay Area companies that went public', (f) => all(bool(f.status === 'Public'), cityVerdict(f, BAY_AREA))),
+  company('c33', 'dev', 'fully remote companies that are hiring', (f) => all(bool(f.regions.includes('Fully Remote')), bool(f.hiring))),
+  company('c34', 'test', 'marketplace startups', (f) => topicVerdict(f, { tags: ['Marketplace'] })),
+  company('c35', 'dev', 'startups in Africa', (f) => regionVerdict(f, 'Africa')),
+  company('c36', 'test', 'real estate and construction companies', (f) => topicVerdict(f, { industries: ['Real Estate and Construction'], tags: ['Construction', 'Housing'] })),
+];
+
+// ------------------------------------------------------------------ researchers and papers (added below)
+
+export const RESEARCHER_QUERIES: DevQuery[] = [];
+export const PAPER_QUERIES: DevQuery[] = [];
+
+export function allQueries(): DevQuery[] {
+  return [...COMPANY_QUERIES, ...RESEARCHER_QUERIES, ...PAPER_QUERIES];
+}
+
+/** The gold set of a query over the entities of its kind. */
+export function goldSet(query: DevQuery, entities: readonly DevEntity[]): GoldSet {
+  const yes: DevEntity[] = [];
+  const maybe: DevEntity[] = [];
+  for (const e of entities) {
+    if (e.kind !== query.kind) continue;
+    const v = query.rule(e);
+    if (v === 'yes') yes.push(e);
+    else if (v === 'maybe') maybe.push(e);
+  }
+  return { yes, maybe };
+}
+
+/** Rows asked of a query: the gold size (so recall is never capped by the target), at least 5, at most 30. */
+export function targetFor(gold: GoldSet): number {
+  return Math.min(30, Math.max(5, gold.yes.length));
+}
+
+// Keep the unused field types referenced for the researcher and paper rules.
+export type { PaperFields, ResearcherFields };
