@@ -135,6 +135,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         const created = await store().accounts.create({ id: 'acc_a', email: 'a@b.c', createdAt: iso(T0) });
         expect(created).toEqual({
           id: 'acc_a', email: 'a@b.c', status: 'active', balanceMicrousd: 0, heldMicrousd: 0, availableMicrousd: 0, holds: {}, createdAt: iso(T0),
+          sessionVersion: 0,
         });
         expect(await store().accounts.get('acc_a')).toEqual(created);
         expect(await store().accounts.get('acc_none')).toBeNull();
@@ -187,6 +188,32 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect(await store().keys.findByPrefix('lf_live_Del1')).toEqual([]);
         expect(await store().accounts.delete('acc_a')).toBe(false);
         expect(await store().accounts.close('acc_a')).toBe(false);
+      });
+
+      it('keeps a tombstone of a deleted account: its id is never created again', async () => {
+        await store().accounts.create({ id: 'acc_a', email: 'a@b.c', createdAt: iso(T0) });
+        await store().accounts.topup('acc_a', 25 * USD, 'welcome:acc_a', iso(T0));
+        expect(await store().accounts.delete('acc_a')).toBe(true);
+        await expect(store().accounts.create({ id: 'acc_a', email: 'a@b.c', createdAt: iso(T0) })).rejects.toMatchObject({ code: 'LF_ERR_CONFLICT' });
+        expect(await store().accounts.get('acc_a')).toBeNull();
+        expect(await store().accounts.topup('acc_a', 25 * USD, 'welcome:acc_a', iso(T0))).toBeNull();
+      });
+
+      it('bumps the session version to revoke sessions, and keeps it', async () => {
+        await store().accounts.create({ id: 'acc_a', email: null, createdAt: iso(T0) });
+        expect(await store().accounts.revokeSessions('acc_a')).toMatchObject({ id: 'acc_a', sessionVersion: 1 });
+        await store().accounts.topup('acc_a', USD, 'k1', iso(T0));
+        expect(await store().accounts.revokeSessions('acc_a')).toMatchObject({ sessionVersion: 2, balanceMicrousd: USD });
+        expect(await store().accounts.get('acc_a')).toMatchObject({ sessionVersion: 2, balanceMicrousd: USD });
+        expect(await store().accounts.revokeSessions('acc_none')).toBeNull();
+      });
+
+      it('refuses a top-up whose balance would pass the largest safe integer, and changes nothing', async () => {
+        await store().accounts.create({ id: 'acc_a', email: null, createdAt: iso(T0) });
+        await store().accounts.topup('acc_a', Number.MAX_SAFE_INTEGER - 10, 'k1', iso(T0));
+        await expect(store().accounts.topup('acc_a', 11, 'k2', iso(T0))).rejects.toMatchObject({ code: 'LF_ERR_INVALID_ARGUMENT' });
+        expect(await store().accounts.topup('acc_a', 10, 'k3', iso(T0))).toMatchObject({ balanceMicrousd: Number.MAX_SAFE_INTEGER });
+        expect(await store().accounts.get('acc_a')).toMatchObject({ balanceMicrousd: Number.MAX_SAFE_INTEGER, availableMicrousd: Number.MAX_SAFE_INTEGER });
       });
 
       it('lists the accounts that have open holds', async () => {
@@ -254,6 +281,17 @@ export function describeBillingContract(name: string, makeStore: () => Promise<S
         heldMicrousd: 24 * 5 * USD, availableMicrousd: 3_450_000, balanceMicrousd: 123_450_000,
       });
       await assertLedgerInvariants(store(), 'acc_a');
+    });
+
+    it('books the same top-up entry key on two accounts as two ledger entries', async () => {
+      const billing = createBilling({ store: store(), clock, logger: silentLogger });
+      for (const id of ['acc_a', 'acc_b']) {
+        await store().accounts.create({ id, email: null, createdAt: iso(T0) });
+        await billing.topup(id, 3 * USD, 'welcome');
+        await billing.topup(id, 3 * USD, 'welcome');
+        expect(await store().accounts.get(id)).toMatchObject({ balanceMicrousd: 3 * USD });
+        await assertLedgerInvariants(store(), id);
+      }
     });
 
     it('tells an insufficient reservation what was available, held and needed', async () => {

@@ -35,10 +35,26 @@ describe('embedded store on disk', () => {
     const second = await createEmbeddedStore({ dataDir, logger: silentLogger });
     expect(await second.accounts.get('acc_a')).toMatchObject({ balanceMicrousd: 20_000_000, heldMicrousd: 5_000_000 });
     expect((await second.runs.get(run.id))?.lease).toMatchObject({ owner: 'coord-1', epoch: 1 });
-    expect((await second.ledger.list('acc_a')).map((e) => e.key)).toEqual(['topup:k1', `hold:${run.id}`]);
+    expect((await second.ledger.list('acc_a')).map((e) => e.key)).toEqual(['topup:acc_a:k1', `hold:${run.id}`]);
     // Idempotency survives the restart too.
     expect(await second.accounts.topup('acc_a', 20_000_000, 'k1', 'x')).toMatchObject({ balanceMicrousd: 20_000_000 });
     await second.close();
+  });
+
+  it('keeps tombstones and session versions across a restart and a compaction', async () => {
+    const dataDir = await freshDir();
+    const first = await createEmbeddedStore({ dataDir, logger: silentLogger });
+    await first.accounts.create({ id: 'acc_gone', email: null, createdAt: 'x' });
+    await first.accounts.delete('acc_gone');
+    await first.accounts.create({ id: 'acc_kept', email: null, createdAt: 'x' });
+    await first.accounts.revokeSessions('acc_kept');
+    await first.close();
+    for (const compactAfterLines of [10_000, 0]) {
+      const again = await createEmbeddedStore({ dataDir, logger: silentLogger, compactAfterLines });
+      await expect(again.accounts.create({ id: 'acc_gone', email: null, createdAt: 'y' })).rejects.toMatchObject({ code: 'LF_ERR_CONFLICT' });
+      expect(await again.accounts.get('acc_kept')).toMatchObject({ sessionVersion: 1 });
+      await again.close();
+    }
   });
 
   it('ignores a last line torn by a crash and keeps appending cleanly after it', async () => {

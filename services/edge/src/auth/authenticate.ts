@@ -59,10 +59,11 @@ export async function authenticateCaller(deps: AuthDeps, header: string | undefi
       if (usageIsStale(key.lastUsedAt, now)) await deps.store.keys.touch(key.id, new Date(now).toISOString());
       return { ok: true, account, credentialId: `key:${key.id}` };
     }
-    const accountId = await deps.sessions.verify(token);
-    if (accountId === null) return { ok: false, reason: 'invalid' };
-    const account = await deps.store.accounts.get(accountId);
-    if (!account) return { ok: false, reason: 'invalid' };
+    const session = await deps.sessions.verify(token);
+    if (session === null) return { ok: false, reason: 'invalid' };
+    const account = await deps.store.accounts.get(session.accountId);
+    // Signed out everywhere after this token was issued: it is dead.
+    if (!account || account.sessionVersion !== session.sessionVersion) return { ok: false, reason: 'invalid' };
     if (account.status !== 'active') return { ok: false, reason: 'disabled' };
     return { ok: true, account, credentialId: sessionCredentialId(token) };
   } catch {
@@ -74,11 +75,12 @@ export async function authenticateCaller(deps: AuthDeps, header: string | undefi
 export async function authenticateSession(deps: AuthDeps, header: string | undefined): Promise<AuthResult<SessionFailure>> {
   const token = bearerToken(header);
   if (token === null) return { ok: false, reason: 'missing' };
-  const accountId = await deps.sessions.verify(token);
-  if (accountId === null) return { ok: false, reason: 'invalid_token' };
+  const session = await deps.sessions.verify(token);
+  if (session === null) return { ok: false, reason: 'invalid_token' };
   try {
-    const account = await deps.store.accounts.get(accountId);
+    const account = await deps.store.accounts.get(session.accountId);
     if (!account) return { ok: false, reason: 'unknown_user' };
+    if (account.sessionVersion !== session.sessionVersion) return { ok: false, reason: 'invalid_token' };
     if (account.status !== 'active') return { ok: false, reason: 'deleted' };
     return { ok: true, account, credentialId: sessionCredentialId(token) };
   } catch {

@@ -31,6 +31,14 @@ describe('admin API', () => {
     expect(keys.json().keys.map((k: { name: string }) => k.name)).toEqual(['default']);
   });
 
+  it('refuses a top-up past the largest safe micro-USD balance with 422, and the balance stays exact', async () => {
+    const { id } = (await call('POST', '/admin/accounts', { balanceUsd: '9000000000' })).json();
+    const res = await call('POST', `/admin/accounts/${id}/topup`, { usd: '9000000000' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ detail: [{ loc: ['body', 'usd'], msg: 'The resulting balance would be out of range', type: 'value_error' }] });
+    expect((await call('GET', `/admin/accounts/${id}`)).json().balanceMicrousd).toBe(9_000_000_000_000_000);
+  });
+
   it('tops up by USD number or decimal string and reports micro-USD', async () => {
     const { id } = (await call('POST', '/admin/accounts', { balanceUsd: '1.5' })).json();
     const a = await call('POST', `/admin/accounts/${id}/topup`, { usd: 10 });

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { AdminCreateAccountRequest, AdminTopupRequest, usdToMicros } from '@leadfinder/wire';
 import type { AdminAccount } from '@leadfinder/wire';
+import { LeadfinderError } from '@leadfinder/platform';
 import type { AccountDoc } from '@leadfinder/platform';
 import type { EdgeDeps } from '../deps.js';
 import { bearerToken } from '../auth/authenticate.js';
@@ -32,7 +33,7 @@ export function adminRoutes(deps: EdgeDeps, adminToken: string): FastifyPluginAs
       if (micros > 0) await deps.billing.topup(account.id, micros, deps.ids.id('topup'));
       const { doc, key } = newKeyDoc({ id: deps.ids.id('key'), accountId: account.id, name: 'default', now });
       await deps.store.keys.insert(doc);
-      const sessionToken = await deps.sessions.issue(account.id);
+      const sessionToken = await deps.sessions.issue(account.id, account.sessionVersion);
       return reply.code(201).send({ id: account.id, apiKey: key, sessionToken });
     });
 
@@ -44,14 +45,19 @@ export function adminRoutes(deps: EdgeDeps, adminToken: string): FastifyPluginAs
       await existing(request.params.id);
       const body = parseOrThrow(AdminTopupRequest, request.body, 'body');
       const micros = amount(body.usd, 'usd');
-      const account = await deps.billing.topup(request.params.id, micros, deps.ids.id('topup'));
+      const account = await deps.billing.topup(request.params.id, micros, deps.ids.id('topup')).catch((error: unknown) => {
+        if (LeadfinderError.is(error) && error.code === 'LF_ERR_INVALID_ARGUMENT') {
+          throw new RequestValidationError([{ loc: ['body', 'usd'], msg: 'The resulting balance would be out of range', type: 'value_error' }]);
+        }
+        throw error;
+      });
       if (!account) throw notFound(UNKNOWN_ACCOUNT);
       return view(account);
     });
 
     app.post<{ Params: { id: string } }>('/accounts/:id/sessions', async (request, reply) => {
       const account = await existing(request.params.id);
-      return reply.code(201).send({ sessionToken: await deps.sessions.issue(account.id) });
+      return reply.code(201).send({ sessionToken: await deps.sessions.issue(account.id, account.sessionVersion) });
     });
 
     app.post<{ Params: { id: string } }>('/accounts/:id/close', async (request) => {

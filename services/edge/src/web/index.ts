@@ -5,7 +5,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { LeadfinderError } from '@leadfinder/platform';
-import type { Billing, Clock, Config, Logger, Store } from '@leadfinder/platform';
+import type { AccountDoc, Billing, Clock, Config, Logger, Store } from '@leadfinder/platform';
 import type { SessionSigner } from '../auth/sessions.js';
 import { createRateLimiter } from '../http/rate-limit.js';
 import { readCookie, serializeCookie } from './cookies.js';
@@ -100,7 +100,8 @@ export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
   }
 
   async function startSession(reply: FastifyReply, accountId: string) {
-    const token = await options.sessions.issue(accountId);
+    const account = await options.store.accounts.get(accountId);
+    const token = await options.sessions.issue(accountId, account?.sessionVersion ?? 0);
     reply.header('set-cookie', serializeCookie(SESSION_COOKIE, token, { maxAgeS: config.LEADFINDER_SESSION_TTL_S, secure }));
   }
 
@@ -126,11 +127,15 @@ export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
     return id;
   }
 
-  async function sessionAccount(request: FastifyRequest): Promise<{ token: string; accountId: string } | null> {
+  /** The cookie's session when it is valid and not revoked (signed out everywhere, account deleted). */
+  async function sessionAccount(request: FastifyRequest): Promise<{ token: string; account: AccountDoc } | null> {
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
     if (!token) return null;
-    const accountId = await options.sessions.verify(token);
-    return accountId ? { token, accountId } : null;
+    const session = await options.sessions.verify(token);
+    if (!session) return null;
+    const account = await options.store.accounts.get(session.accountId);
+    if (!account || account.sessionVersion !== session.sessionVersion) return null;
+    return { token, account };
   }
 
   return async (app) => {
@@ -151,8 +156,7 @@ export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
       const session = await sessionAccount(request);
       const base = { signInMethod: method };
       if (!session) return { signedIn: false, ...base };
-      const account = await options.store.accounts.get(session.accountId);
-      if (!account) return { signedIn: false, ...base };
+      const { account } = session;
       return {
         signedIn: true, ...base, accountId: account.id, email: account.email, status: account.status,
         sessionToken: session.token,
@@ -210,6 +214,17 @@ export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
     });
 
     app.post('/auth/signout', async (_request, reply) => {
+      reply.header('set-cookie', serializeCookie(SESSION_COOKIE, '', { maxAgeS: 0, secure }));
+      return { signedIn: false };
+    });
+
+    // Revokes every session token of the account (every browser, every copied token), then signs out.
+    app.post('/auth/signout-everywhere', async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const session = await sessionAccount(request);
+      if (!session) return reply.code(401).send({ detail: 'Not signed in' });
+      await options.store.accounts.revokeSessions(session.account.id);
+      options.logger.info('signed out everywhere', { accountId: session.account.id });
       reply.header('set-cookie', serializeCookie(SESSION_COOKIE, '', { maxAgeS: 0, secure }));
       return { signedIn: false };
     });

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
-import { startHarness } from '../../test/harness.js';
+import { ADMIN_TOKEN, startHarness } from '../../test/harness.js';
 import type { Harness } from '../../test/harness.js';
 import { createWebPlugin, CONTENT_SECURITY_POLICY, accountIdFor } from './index.js';
 
@@ -76,6 +76,44 @@ describe('web page with the development sign-in enabled', () => {
     await h.deps.store.accounts.close(accountIdFor('dev:closed@example.com'));
     const closed = await h.app.inject({ method: 'POST', url: '/auth/dev-signin', payload: { email: 'closed@example.com' } });
     expect(closed.statusCode).toBe(403);
+  });
+
+  async function signIn(email: string, remoteAddress = '127.0.0.1') {
+    const res = await h.app.inject({ method: 'POST', url: '/auth/dev-signin', remoteAddress, payload: { email } });
+    const cookie = cookieFrom(res.headers['set-cookie'], 'lf_session');
+    const session = cookie ? (await h.app.inject({ url: '/auth/session', headers: { cookie: `lf_session=${cookie.value}` } })).json() : null;
+    return { status: res.statusCode, body: res.json(), cookie: cookie?.value ?? '', session };
+  }
+  const v1 = (token: string) => h.app.inject({ url: '/v1/searches', headers: { authorization: `Bearer ${token}` } });
+
+  it('signs out everywhere: every earlier session token is refused, a new sign-in works', async () => {
+    const first = await signIn('revoke@example.com', '127.0.0.21');
+    const second = await signIn('revoke@example.com', '127.0.0.21');
+    expect((await v1(first.session.sessionToken)).statusCode).toBe(200);
+    const out = await h.app.inject({ method: 'POST', url: '/auth/signout-everywhere', headers: { cookie: `lf_session=${second.cookie}` } });
+    expect(out.statusCode).toBe(200);
+    for (const old of [first, second]) {
+      expect((await v1(old.session.sessionToken)).statusCode).toBe(401);
+      const keys = await h.app.inject({ url: '/api/keys', headers: { authorization: `Bearer ${old.session.sessionToken}` } });
+      expect([keys.statusCode, keys.json()]).toEqual([401, { detail: 'Invalid token' }]);
+      expect((await h.app.inject({ url: '/auth/session', headers: { cookie: `lf_session=${old.cookie}` } })).json().signedIn).toBe(false);
+    }
+    const again = await signIn('revoke@example.com', '127.0.0.21');
+    expect((await v1(again.session.sessionToken)).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'POST', url: '/auth/signout-everywhere' })).statusCode).toBe(401);
+  });
+
+  it('never brings a deleted account back: old tokens stay dead, sign-in is refused, no second welcome top-up', async () => {
+    const before = await signIn('deleted@example.com', '127.0.0.22');
+    const id = before.session.accountId as string;
+    const deleted = await h.app.inject({ method: 'DELETE', url: `/admin/accounts/${id}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(deleted.statusCode).toBe(204);
+    const after = await signIn('deleted@example.com', '127.0.0.22');
+    expect([after.status, after.body]).toEqual([403, { detail: 'Account is deleted' }]);
+    expect(after.cookie).toBe('');
+    expect((await v1(before.session.sessionToken)).statusCode).toBe(401);
+    expect(await h.deps.store.accounts.get(id)).toBeNull();
+    expect((await h.deps.store.ledger.list(id)).filter((e) => e.kind === 'topup')).toHaveLength(1);
   });
 
   it('limits development sign-ins per client address and logs none of the emails', async () => {

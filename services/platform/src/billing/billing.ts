@@ -109,7 +109,8 @@ export function createBilling(options: BillingOptions): Billing {
     async topup(accountId, micros, entryKey) {
       const account = await store.accounts.topup(accountId, micros, entryKey, at());
       if (account) {
-        await store.ledger.append({ key: `topup:${entryKey}`, accountId, kind: 'topup', runId: null, micros, at: at() });
+        // The account id is part of the key: the same entry key on two accounts is two top-ups.
+        await store.ledger.append({ key: `topup:${accountId}:${entryKey}`, accountId, kind: 'topup', runId: null, micros, at: at() });
       }
       return account;
     },

@@ -104,6 +104,12 @@ export interface AccountDoc {
   /** Open holds by run id. */
   holds: Record<string, number>;
   createdAt: string;
+  /**
+   * Session tokens carry the version they were issued under and are refused once it changes: bumped by
+   * "sign out everywhere" (revokeSessions). Deleting the account leaves a tombstone, so its id (and
+   * every token naming it) never comes back.
+   */
+  sessionVersion: number;
 }
 
 export type ReserveOutcome =
@@ -119,16 +125,22 @@ export interface SettleOutcome {
 }
 
 export interface AccountStore {
+  /** Throws LF_ERR_CONFLICT when the id exists, or existed and was deleted (tombstone). */
   create(account: { id: string; email: string | null; createdAt: string }): Promise<AccountDoc>;
   get(id: string): Promise<AccountDoc | null>;
-  /** Add to balance (and available). Idempotent per `entryKey`: a replay changes nothing. */
+  /**
+   * Add to balance (and available). Idempotent per `entryKey`: a replay changes nothing. Refuses
+   * (LF_ERR_INVALID_ARGUMENT) a top-up whose resulting balance would not be a safe integer.
+   */
   topup(id: string, micros: number, entryKey: string, at: string): Promise<AccountDoc | null>;
   /** One conditional update: active, `available >= micros`, no hold yet for this run. */
   reserve(id: string, runId: string, micros: number): Promise<ReserveOutcome>;
   /** One conditional update: only if the run's hold is still open; balance −= charge, held −= hold. */
   settle(id: string, runId: string, chargeMicrousd: number): Promise<SettleOutcome>;
   close(id: string): Promise<boolean>;
-  /** Removes the account; its keys stop resolving. */
+  /** Invalidate every session token issued so far (sessionVersion + 1); null when there is no account. */
+  revokeSessions(id: string): Promise<AccountDoc | null>;
+  /** Removes the account, keeping a tombstone of its id; its keys stop resolving. */
   delete(id: string): Promise<boolean>;
   /** Accounts with at least one open hold (the reconciler checks each hold has its ledger entry). */
   listWithHolds(): Promise<AccountDoc[]>;
@@ -137,7 +149,7 @@ export interface AccountStore {
 export type LedgerKind = 'topup' | 'hold' | 'charge' | 'release';
 
 export interface LedgerEntry {
-  /** Unique key: `${kind}:${runId}` for run movements, `topup:${entryKey}` for top-ups. */
+  /** Unique key: `${kind}:${runId}` for run movements, `topup:${accountId}:${entryKey}` for top-ups. */
   key: string;
   accountId: string;
   kind: LedgerKind;

@@ -89,6 +89,11 @@ $('signout').addEventListener('click', async () => {
   await fetch('/auth/signout', { method: 'POST' });
   location.href = '/';
 });
+// Revokes every session of the account (other browsers, copied tokens); API keys stay valid.
+$('signout-everywhere').addEventListener('click', async () => {
+  await fetch('/auth/signout-everywhere', { method: 'POST' });
+  location.href = '/';
+});
 $('tab-keys').addEventListener('click', () => show('keys'));
 $('tab-search').addEventListener('click', () => show('search'));
 

@@ -15,7 +15,7 @@ type AccountFields = Omit<AccountRecord, 'holds' | 'topupKeys'>;
 export interface AccountDeltaRecord {
   c: 'account-delta';
   id: string;
-  set: Partial<AccountBalances> & { status?: AccountDoc['status'] };
+  set: Partial<AccountBalances> & { status?: AccountDoc['status']; sessionVersion?: number };
   /** A hold opened (micros) or released (null). */
   hold?: [runId: string, micros: number | null];
   /** A top-up key applied. */
@@ -123,6 +123,11 @@ export class AccountState {
     return this.fields;
   }
 
+  /** Accounts journaled before session versions existed read as version 0. */
+  get sessionVersion(): number {
+    return this.fields.sessionVersion ?? 0;
+  }
+
   get holdCount(): number {
     return this.holds.size;
   }
@@ -149,7 +154,10 @@ export class AccountState {
    */
   toDoc(): AccountDoc {
     const { id, email, status, balanceMicrousd, heldMicrousd, availableMicrousd, createdAt } = this.fields;
-    return { id, email, status, balanceMicrousd, heldMicrousd, availableMicrousd, holds: holdsView(this.holds.snapshot()), createdAt };
+    return {
+      id, email, status, balanceMicrousd, heldMicrousd, availableMicrousd, holds: holdsView(this.holds.snapshot()), createdAt,
+      sessionVersion: this.sessionVersion,
+    };
   }
 
   /** The whole document, for a snapshot line of the journal. */

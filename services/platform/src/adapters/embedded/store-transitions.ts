@@ -18,13 +18,14 @@ export interface AccountRecord extends AccountDoc {
 export function newAccountRecord(input: { id: string; email: string | null; createdAt: string }): AccountRecord {
   return {
     id: input.id, email: input.email, status: 'active', balanceMicrousd: 0, heldMicrousd: 0,
-    availableMicrousd: 0, holds: {}, createdAt: input.createdAt, topupKeys: [],
+    availableMicrousd: 0, holds: {}, createdAt: input.createdAt, topupKeys: [], sessionVersion: 0,
   };
 }
 
 export function toAccountDoc(record: AccountRecord): AccountDoc {
   const { topupKeys: _applied, ...doc } = record;
-  return { ...doc, holds: { ...doc.holds } };
+  // Accounts stored before session versions existed read as version 0.
+  return { ...doc, holds: { ...doc.holds }, sessionVersion: doc.sessionVersion ?? 0 };
 }
 
 function copyAccount(a: AccountRecord): AccountRecord {
@@ -38,10 +39,18 @@ export function assertMicros(micros: number, what: string): void {
 /** The money fields of an account, which every balance transition reads and writes. */
 export type AccountBalances = Pick<AccountDoc, 'balanceMicrousd' | 'heldMicrousd' | 'availableMicrousd'>;
 
-/** Balances after a top-up (caller checks the entry key was not applied before). */
+/**
+ * Balances after a top-up (caller checks the entry key was not applied before). A sum past 2^53 would
+ * silently lose micro-USD, so a top-up whose result is not a safe integer is refused.
+ */
 export function balancesAfterTopup(a: AccountBalances, micros: number): AccountBalances {
   assertMicros(micros, 'micros');
-  return { balanceMicrousd: a.balanceMicrousd + micros, heldMicrousd: a.heldMicrousd, availableMicrousd: a.availableMicrousd + micros };
+  const balanceMicrousd = a.balanceMicrousd + micros;
+  const availableMicrousd = a.availableMicrousd + micros;
+  if (!Number.isSafeInteger(balanceMicrousd) || !Number.isSafeInteger(availableMicrousd)) {
+    throw new InvalidArgumentError('the resulting balance would be out of range', 'micros');
+  }
+  return { balanceMicrousd, heldMicrousd: a.heldMicrousd, availableMicrousd };
 }
 
 /**
@@ -104,6 +113,11 @@ export function applySettle(a: AccountRecord | null, runId: string, chargeMicrou
 
 export function applyClose(a: AccountRecord): AccountRecord | null {
   return a.status === 'closed' ? null : { ...copyAccount(a), status: 'closed' };
+}
+
+/** Every session token issued before is refused from now on. */
+export function applyRevokeSessions(a: AccountRecord): AccountRecord {
+  return { ...copyAccount(a), sessionVersion: (a.sessionVersion ?? 0) + 1 };
 }
 
 // --- runs -------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ export interface EmbeddedStoreOptions {
   compactAfterLines?: number;
 }
 
-type Collection = 'runs' | 'accounts' | 'keys' | 'ledger';
+type Collection = 'runs' | 'accounts' | 'keys' | 'ledger' | 'tombstones';
 /** One journal line: the whole new document (null when it was deleted), or a change to an account. */
 type JournalRecord = { c: Collection; id: string; doc: unknown } | AccountDeltaRecord;
 
@@ -44,6 +44,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     accounts: new Map<string, AccountState>(),
     keys: new Map<string, KeyDoc>(),
     ledger: new Map<string, LedgerEntry>(),
+    tombstones: new Map<string, Tombstone>(),
   };
   for (const r of journal.records) replay(state, r);
   await compactIfLarge(journal, state, options.compactAfterLines ?? 10_000);
@@ -119,7 +120,8 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   // The same rules as the MongoDB adapter (store-transitions.ts), applied to AccountState in O(1).
   const accounts: AccountStore = {
     async create(input) {
-      if (state.accounts.has(input.id)) throw conflict(`account ${input.id}`);
+      // A deleted account's id is never reused: its old session tokens would name the new account.
+      if (state.accounts.has(input.id) || state.tombstones.has(input.id)) throw conflict(`account ${input.id}`);
       await putAccount(input.id, newAccountRecord(input));
       return state.accounts.get(input.id)!.toDoc();
     },
@@ -164,9 +166,17 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       if (a && a.status !== 'closed') await changeAccount(a, { set: { status: 'closed' } });
       return a !== undefined;
     },
+    async revokeSessions(id) {
+      const a = state.accounts.get(id);
+      if (!a) return null;
+      const written = changeAccount(a, { set: { sessionVersion: a.sessionVersion + 1 } });
+      const doc = a.toDoc();
+      await written;
+      return doc;
+    },
     async delete(id) {
       if (!state.accounts.has(id)) return false;
-      const writes = [putAccount(id, null)];
+      const writes = [put('tombstones', id, { deleted: true }), putAccount(id, null)];
       for (const key of [...state.keys.values()]) if (key.accountId === id) writes.push(put('keys', key.id, null));
       await Promise.all(writes);
       return true;
@@ -216,11 +226,17 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   };
 }
 
+/** What is kept of a deleted account: that its id was used. */
+interface Tombstone {
+  deleted: true;
+}
+
 interface State {
   runs: Map<string, RunDoc>;
   accounts: Map<string, AccountState>;
   keys: Map<string, KeyDoc>;
   ledger: Map<string, LedgerEntry>;
+  tombstones: Map<string, Tombstone>;
 }
 
 /** Apply one journal line on start-up. */

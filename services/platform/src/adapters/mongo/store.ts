@@ -5,7 +5,7 @@ import type {
   AccountStore, KeyDoc, KeyStore, Ledger, LedgerEntry, RunDoc, RunStore, Store,
 } from '../../ports/store.js';
 import {
-  applyClose, applyReserve, applySettle, fencedRunOps,
+  applyClose, applyReserve, applyRevokeSessions, applySettle, fencedRunOps,
   applyTopup, newAccountRecord, runIs, toAccountDoc, type AccountRecord,
 } from '../embedded/store-transitions.js';
 import { conflictError, isDuplicateKey, VersionedCollection } from './versioned.js';
@@ -105,6 +105,13 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
         const next = a && applyClose(a);
         return next ? { next, out: true } : { out: a !== null };
       }),
+    revokeSessions: (id) =>
+      accountDocs.update(id, (a) => {
+        if (!a) return { out: null };
+        const next = applyRevokeSessions(a);
+        return { next, out: toAccountDoc(next) };
+      }),
+    // The deleted revision stays as the tombstone: `create` inserts revision 1, which exists already.
     async delete(id) {
       const existed = await accountDocs.update(id, (a) => (a ? { next: null, out: true } : { out: false }));
       if (existed) await keysCol.deleteMany({ accountId: id });
