@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 import type { ValidationIssue } from '@leadfinder/wire';
 import { RequestValidationError } from './errors.js';
 
@@ -101,4 +101,17 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       }
     },
   );
+}
+
+/**
+ * For routes whose contract is "no body" (the stop call, spec §4.4): an empty body is accepted under any
+ * content type or none, since clients send whatever their HTTP library defaults to. A non-empty body
+ * that is not JSON is still 415, as everywhere else. Register inside the route's own encapsulated scope.
+ */
+export function acceptEmptyBodyOfAnyType(scope: FastifyInstance): void {
+  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
+    const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    if (bytes === 0) return done(null, undefined);
+    done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type'] ?? ''), undefined);
+  });
 }

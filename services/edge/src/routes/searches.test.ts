@@ -382,6 +382,24 @@ describe('POST /v1/searches/{id}/stop', () => {
     expect(again.statusCode).toBe(202);
   });
 
+  it('stops with no body under any content type, or none (spec §4.4: no body)', async () => {
+    const types = [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/json; charset=utf-8'];
+    for (const type of types) {
+      const id = (await post({ q: 'fintech startups' })).json().id;
+      const headers = type ? { ...bearer(key), 'content-type': type } : bearer(key);
+      const res = await h.app.inject({ method: 'POST', url: `/v1/searches/${id}/stop`, headers, payload: '' });
+      expect({ type, status: res.statusCode }).toEqual({ type, status: 202 });
+      expect(await h.deps.stops.isRaised(id)).toBe(true);
+    }
+  });
+
+  it('still refuses a stop that carries a non-JSON body with 415', async () => {
+    const id = (await post({ q: 'fintech startups' })).json().id;
+    const res = await h.app.inject({ method: 'POST', url: `/v1/searches/${id}/stop`, headers: { ...bearer(key), 'content-type': 'text/plain' }, payload: 'please stop' });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({ detail: 'Unsupported Media Type' });
+  });
+
   it('answers a terminal run with its terminal status and raises nothing', async () => {
     const id = (await post({ q: 'fintech startups' })).json().id;
     await h.deps.store.runs.finish(id, null, {

@@ -5,7 +5,7 @@ import type { CreateSearchAccepted, RunList, RunRecord, StopAccepted } from '@le
 import type { EdgeDeps } from '../deps.js';
 import { callerOf } from '../auth/guards.js';
 import { notFound } from '../http/errors.js';
-import { parseOrThrow } from '../http/validation.js';
+import { acceptEmptyBodyOfAnyType, parseOrThrow } from '../http/validation.js';
 import { acceptSearch } from '../runs/accept-search.js';
 import { findOwnRun, toRunListItem, toRunRecord } from '../runs/run-view.js';
 
@@ -52,15 +52,19 @@ export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
       return answer;
     });
 
-    app.post<{ Params: { id: string } }>('/searches/:id/stop', async (request, reply) => {
-      const account = callerOf(request);
-      const run = await findOwnRun(deps.store.runs, account.id, request.params.id);
-      if (!run) throw notFound(UNKNOWN_SEARCH);
-      // The status reported is the one read when the flag went up (spec §3 rule 1); a terminal run is
-      // left alone and answered with its terminal status (rule 2).
-      if (!isTerminal(run.status)) await deps.stops.raise(run.id);
-      const answer: StopAccepted = { id: run.id, status: run.status, stopRequested: true };
-      return reply.code(202).send(answer);
+    // Its own scope, so only this route takes an empty body under any content type (spec §4.4: no body).
+    await app.register(async (stopScope) => {
+      acceptEmptyBodyOfAnyType(stopScope);
+      stopScope.post<{ Params: { id: string } }>('/searches/:id/stop', async (request, reply) => {
+        const account = callerOf(request);
+        const run = await findOwnRun(deps.store.runs, account.id, request.params.id);
+        if (!run) throw notFound(UNKNOWN_SEARCH);
+        // The status reported is the one read when the flag went up (spec §3 rule 1); a terminal run is
+        // left alone and answered with its terminal status (rule 2).
+        if (!isTerminal(run.status)) await deps.stops.raise(run.id);
+        const answer: StopAccepted = { id: run.id, status: run.status, stopRequested: true };
+        return reply.code(202).send(answer);
+      });
     });
   };
 }
