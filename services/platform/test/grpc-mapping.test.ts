@@ -21,6 +21,16 @@ describe('wire ⇄ proto mapping', () => {
     expect(viaBytes(map.searchResponse, SearchResponseMsg, fx.searchResponse)).toEqual(fx.searchResponse);
   });
 
+  test("a provider's 'more pages' answer and a plan's notes survive encoding (absent stays absent)", () => {
+    for (const more of [true, false]) {
+      expect(viaBytes(map.searchResponse, SearchResponseMsg, { ...fx.searchResponse, more })).toEqual({ ...fx.searchResponse, more });
+    }
+    const noted = { ...fx.plan, notes: ['Could not read "in the spring" as a date range; searching without it.'] };
+    const viaPlan = (plan: typeof fx.plan) => viaBytes(map.planResponse, PlanResponse, { plan, usage: { calls: 0, inputTokens: 0, outputTokens: 0 } }).plan;
+    expect(viaPlan(noted)).toEqual(noted);
+    expect(viaPlan(fx.plan)).toEqual(fx.plan);
+  });
+
   test('both fetch outcomes survive encoding: an opened page and a refusal with its code', () => {
     expect(viaBytes(map.fetchOutcome, FetchResponse, fx.fetchOk)).toEqual(fx.fetchOk);
     expect(viaBytes(map.fetchOutcome, FetchResponse, { ok: true, page: fx.pageUndated })).toEqual({ ok: true, page: fx.pageUndated });

@@ -42,6 +42,8 @@ export const ResearchPlan = z.object({
   sites: SiteScope,
   /** Short restatement of what is being looked for. */
   summary: z.string(),
+  /** Sentences for the user about the plan (a date phrase not read, say); each becomes a `status` event. */
+  notes: z.array(z.string()).optional(),
 });
 export type ResearchPlan = z.infer<typeof ResearchPlan>;
 
@@ -83,7 +85,14 @@ export const SearchHit = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
-export const SearchResponse = z.object({ hits: z.array(SearchHit) });
+export const SearchResponse = z.object({
+  hits: z.array(SearchHit),
+  /**
+   * The provider's own page came back full, so its next page may hold more: judged on what the provider
+   * returned, before site and date checks dropped hits. Absent: the caller judges by `hits.length`.
+   */
+  more: z.boolean().optional(),
+});
 export type SearchResponse = z.infer<typeof SearchResponse>;
 
 export const FetchRequest = z.object({ url: z.string() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '@leadfinder/platform';
 import { EntityType, type Candidate, type DateRange, type FunnelFilter, type ReasonerUsage } from '@leadfinder/wire';
-import { parsePeriod, widenRange } from '../../domain/dates.js';
+import { describeRange, readPeriod, unclearPeriodMessage, widenRange } from '../../domain/dates.js';
 import { groundCandidates, groundVerdict } from '../../domain/grounding.js';
 import { parseSites } from '../../domain/sites.js';
 import { normaliseKey } from '../../domain/text.js';
@@ -66,7 +66,9 @@ export function createOpenAiReasoner(options: OpenAiReasonerOptions): Reasoner {
     mode: 'llm',
     async plan(request, { signal }) {
       const now = new Date(request.now);
-      const period = parsePeriod(request.query, now);
+      const reading = readPeriod(request.query, now);
+      const period = reading.period;
+      const notes = reading.unclear.map(unclearPeriodMessage);
       const sites = parseSites(request.sites);
       const { value, usage } = await chat.complete(
         'research_plan', PlanReply,
@@ -81,13 +83,13 @@ export function createOpenAiReasoner(options: OpenAiReasonerOptions): Reasoner {
       if (period && !filters.some((f) => f.spec['dateRange'])) {
         filters.push({
           index: filters.length + 1, title: `Dated ${period.range.phrase}`, relaxed: false,
-          criterion: `Its date falls on or after ${period.range.from}${period.range.to ? ` and on or before ${period.range.to}` : ''}.`,
+          criterion: `Its date falls ${describeRange(period.range)}.`,
           spec: { kind: 'llm', filterKind: 'period', dateRange: period.range, asOf: request.now },
         });
       }
       const queries = value.queries.filter((q) => q.trim()).slice(0, 6);
       return {
-        plan: { entityType: value.entityType, filters, queries: queries.length > 0 ? queries : [request.query], dateRange: period?.range ?? null, sites, summary: value.summary },
+        plan: { entityType: value.entityType, filters, queries: queries.length > 0 ? queries : [request.query], dateRange: period?.range ?? null, sites, summary: value.summary, ...(notes.length > 0 ? { notes } : {}) },
         usage,
       };
     },

@@ -1,5 +1,5 @@
 import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } from '@leadfinder/wire';
-import { parsePeriod } from '../../domain/dates.js';
+import { describeRange, readPeriod, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { findPlace, placeNames, type Place } from '../../domain/places.js';
 import { pageTypeWords, parseSites } from '../../domain/sites.js';
@@ -77,14 +77,19 @@ export interface ParsedQuery {
   place: Place | null;
   event: string | null;
   dateRange: DateRange | null;
+  /** For the user: period-like words that were left out (one `status` event each). */
+  notes: string[];
 }
 
 /** Splits a query into kind, head phrase, place, event clause and period. */
 export function parseQuery(query: string, now: Date): ParsedQuery {
   let text = query.replace(/\s+/g, ' ').trim().replace(/[?.!]+$/, '');
   text = text.replace(/^(please\s+)?(find|list|show(\s+me)?|give\s+me|search\s+for|look(ing)?\s+for|who\s+are|which\s+are|what\s+are)\s+/i, '');
-  const period = parsePeriod(text, now);
-  if (period) text = cut(text, period.start, period.end);
+  // The period and any period-like words no rule reads leave the text, so no criterion half-quotes them.
+  const reading = readPeriod(text, now);
+  const period = reading.period;
+  const spans = [...(period ? [period] : []), ...reading.unclear].sort((a, b) => b.start - a.start);
+  for (const span of spans) text = cut(text, span.start, span.end);
   const found = findPlace(text);
   if (found) text = cut(text, found.start, found.end);
   const words = text.split(' ');
@@ -107,6 +112,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     place: found?.place ?? null,
     event: eventTerms.length > 0 ? words.slice(eventAt).join(' ').replace(/^(that|which|who|whose)\s+(have\s+|has\s+|had\s+)?/i, '') : null,
     dateRange: period?.range ?? null,
+    notes: reading.unclear.map(unclearPeriodMessage),
   };
 }
 
@@ -115,7 +121,7 @@ function filter(index: number, title: string, criterion: string, spec: FilterSpe
 }
 
 function dateWords(range: DateRange): string {
-  return range.to ? `between ${range.from} and ${range.to}` : `on or after ${range.from}`;
+  return describeRange(range);
 }
 
 /** The funnel for a parsed query, in order: kind and sector, place, event (with its dates) or period. */
@@ -206,6 +212,7 @@ export function buildPlan(query: string, now: Date, sites: string): ResearchPlan
     dateRange: parsed.dateRange,
     sites: scope,
     summary: `${capitalise(parsed.head || KIND_LABEL[parsed.entityType])}${where}${what}${when}.`,
+    ...(parsed.notes.length > 0 ? { notes: parsed.notes } : {}),
   };
 }
 

@@ -123,8 +123,11 @@ export const searchRequest = {
 };
 
 export const searchResponse = {
-  toProto: (r: wire.SearchResponse): fetcherRpc.SearchResponse => ({ hits: r.hits.map(searchHit.toProto) }),
-  toWire: (r: fetcherRpc.SearchResponse): wire.SearchResponse => ({ hits: r.hits.map(searchHit.toWire) }),
+  toProto: (r: wire.SearchResponse): fetcherRpc.SearchResponse => ({ hits: r.hits.map(searchHit.toProto), more: r.more }),
+  toWire: (r: fetcherRpc.SearchResponse): wire.SearchResponse => ({
+    hits: r.hits.map(searchHit.toWire),
+    ...(r.more === undefined ? {} : { more: r.more }),
+  }),
 };
 
 export const fetchRequest = {
@@ -182,6 +185,7 @@ export const researchPlan = {
     dateRange: p.dateRange === null ? undefined : { from: p.dateRange.from, to: opt(p.dateRange.to), phrase: p.dateRange.phrase },
     sites: { domains: p.sites.domains, pageTypes: p.sites.pageTypes },
     summary: p.summary,
+    notes: p.notes ?? [],
   }),
   toWire: (p: filterMsg.ResearchPlan | undefined): wire.ResearchPlan => {
     const plan = required(p, 'plan');
@@ -195,6 +199,7 @@ export const researchPlan = {
         : { from: plan.dateRange.from, to: nul(plan.dateRange.to), phrase: plan.dateRange.phrase },
       sites: { domains: sites.domains, pageTypes: sites.pageTypes },
       summary: plan.summary,
+      ...(plan.notes.length > 0 ? { notes: plan.notes } : {}),
     };
   },
 };

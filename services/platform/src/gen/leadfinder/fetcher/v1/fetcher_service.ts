@@ -42,6 +42,11 @@ export interface SearchRequest {
 /** Response of FetcherService.Search. */
 export interface SearchResponse {
   hits: SearchHit[];
+  /**
+   * The provider's own page came back full, so a next page may hold more. Judged on what the provider
+   * returned, before the service's site and date checks dropped any hit. Absent: judge by hits.
+   */
+  more?: boolean | undefined;
 }
 
 /** Request of FetcherService.Fetch. */
@@ -192,13 +197,16 @@ export const SearchRequest: MessageFns<SearchRequest> = {
 };
 
 function createBaseSearchResponse(): SearchResponse {
-  return { hits: [] };
+  return { hits: [], more: undefined };
 }
 
 export const SearchResponse: MessageFns<SearchResponse> = {
   encode(message: SearchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.hits) {
       SearchHit.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.more !== undefined) {
+      writer.uint32(16).bool(message.more);
     }
     return writer;
   },
@@ -224,6 +232,14 @@ export const SearchResponse: MessageFns<SearchResponse> = {
             message.hits.push(SearchHit.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.more = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -237,13 +253,19 @@ export const SearchResponse: MessageFns<SearchResponse> = {
   },
 
   fromJSON(object: any): SearchResponse {
-    return { hits: globalThis.Array.isArray(object?.hits) ? object.hits.map((e: any) => SearchHit.fromJSON(e)) : [] };
+    return {
+      hits: globalThis.Array.isArray(object?.hits) ? object.hits.map((e: any) => SearchHit.fromJSON(e)) : [],
+      more: isSet(object.more) ? globalThis.Boolean(object.more) : undefined,
+    };
   },
 
   toJSON(message: SearchResponse): unknown {
     const obj: any = {};
     if (message.hits?.length) {
       obj.hits = message.hits.map((e) => SearchHit.toJSON(e));
+    }
+    if (message.more !== undefined) {
+      obj.more = message.more;
     }
     return obj;
   },
@@ -254,6 +276,7 @@ export const SearchResponse: MessageFns<SearchResponse> = {
   fromPartial(object: DeepPartial<SearchResponse>): SearchResponse {
     const message = createBaseSearchResponse();
     message.hits = object.hits?.map((e) => SearchHit.fromPartial(e)) || [];
+    message.more = object.more ?? undefined;
     return message;
   },
 };

@@ -289,6 +289,11 @@ export interface ResearchPlan {
     | undefined;
   /** Short restatement of what is being looked for. */
   summary: string;
+  /**
+   * Sentences for the user about the plan, e.g. a date phrase that could not be read; each becomes a
+   * `status` event.
+   */
+  notes: string[];
 }
 
 /** LLM token usage of one filter call; zero for the rule-based reasoner. */
@@ -678,7 +683,7 @@ export const SiteScope: MessageFns<SiteScope> = {
 };
 
 function createBaseResearchPlan(): ResearchPlan {
-  return { entityType: 0, filters: [], queries: [], dateRange: undefined, sites: undefined, summary: "" };
+  return { entityType: 0, filters: [], queries: [], dateRange: undefined, sites: undefined, summary: "", notes: [] };
 }
 
 export const ResearchPlan: MessageFns<ResearchPlan> = {
@@ -700,6 +705,9 @@ export const ResearchPlan: MessageFns<ResearchPlan> = {
     }
     if (message.summary !== "") {
       writer.uint32(50).string(message.summary);
+    }
+    for (const v of message.notes) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -765,6 +773,14 @@ export const ResearchPlan: MessageFns<ResearchPlan> = {
             message.summary = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.notes.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -795,6 +811,7 @@ export const ResearchPlan: MessageFns<ResearchPlan> = {
         : undefined,
       sites: isSet(object.sites) ? SiteScope.fromJSON(object.sites) : undefined,
       summary: isSet(object.summary) ? globalThis.String(object.summary) : "",
+      notes: globalThis.Array.isArray(object?.notes) ? object.notes.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -818,6 +835,9 @@ export const ResearchPlan: MessageFns<ResearchPlan> = {
     if (message.summary !== "") {
       obj.summary = message.summary;
     }
+    if (message.notes?.length) {
+      obj.notes = message.notes;
+    }
     return obj;
   },
 
@@ -836,6 +856,7 @@ export const ResearchPlan: MessageFns<ResearchPlan> = {
       ? SiteScope.fromPartial(object.sites)
       : undefined;
     message.summary = object.summary ?? "";
+    message.notes = object.notes?.map((e) => e) || [];
     return message;
   },
 };
