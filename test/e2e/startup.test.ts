@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -105,6 +105,28 @@ describe('starting the embedded service', () => {
     const signIn = (url: string) => fetch(`${url}/auth/dev-signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"victim@example.com"}' });
     expect((await signIn(none.url)).status).toBe(404);
     expect((await signIn(dev.url)).status).toBe(200);
+  }, 60_000);
+
+  it('keeps its data private: folders 0700, store, event log and session secret 0600', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'lf-private-'));
+    cleanup.push(() => rmSync(parent, { recursive: true, force: true }));
+    const dataDir = join(parent, 'data');
+    const admin = 'admin-secret-0123456789abcdefghijklmnop';
+    const server = await startServerProcess({ dataDir, env: { LEADFINDER_ADMIN_TOKEN: admin } });
+    cleanup.push(() => server.stop());
+    const account = await createAccount(server.url, admin, 10);
+    const created = await fetch(`${server.url}/v1/searches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ q: 'AI startups in Berlin', target: 1 }),
+    });
+    expect(created.status).toBe(202);
+    await server.stop({ keepData: true });
+    const mode = (path: string) => statSync(join(dataDir, path)).mode & 0o777;
+    expect({
+      data: mode('.'), store: mode('store'), storeFile: mode('store/store.jsonl'), events: mode('events'),
+      eventsFile: mode('events/events.jsonl'), secret: mode('session-secret'),
+    }).toEqual({ data: 0o700, store: 0o700, storeFile: 0o600, events: 0o700, eventsFile: 0o600, secret: 0o600 });
   }, 60_000);
 
   it('says in one line that the port is in use', async () => {

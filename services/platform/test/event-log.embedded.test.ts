@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,28 @@ describeEventLogContract('embedded', async (options) =>
 );
 
 describe('embedded event log on disk', () => {
+  const mode = async (path: string) => (await stat(path)).mode & 0o777;
+
+  it('keeps its folder 0700 and its file 0600, tightening ones an older version left open', async () => {
+    const fresh = join(await freshDir(), 'events');
+    const log = await createEmbeddedEventLog({ dataDir: fresh, logger: silentLogger });
+    const a = newRunId();
+    await log.append(a, statusEvent(a, 'a1'), `${a}:1`);
+    await log.close();
+    expect(await mode(fresh)).toBe(0o700);
+    expect(await mode(join(fresh, 'events.jsonl'))).toBe(0o600);
+
+    const old = join(await freshDir(), 'events');
+    await mkdir(old, { mode: 0o755 });
+    await chmod(old, 0o755);
+    await writeFile(join(old, 'events.jsonl'), '', { mode: 0o644 });
+    await chmod(join(old, 'events.jsonl'), 0o644);
+    const reopened = await createEmbeddedEventLog({ dataDir: old, logger: silentLogger });
+    await reopened.close();
+    expect(await mode(old)).toBe(0o700);
+    expect(await mode(join(old, 'events.jsonl'))).toBe(0o600);
+  });
+
   it('keeps events, their seqs and their dedupe ids across a restart, and numbers on from there', async () => {
     const dataDir = await freshDir();
     const [a, b] = [newRunId(), newRunId()];

@@ -1,4 +1,4 @@
-import { appendFile, chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,23 @@ describe('embedded store on disk', () => {
     // Idempotency survives the restart too.
     expect(await second.accounts.topup('acc_a', 20_000_000, 'k1', 'x')).toMatchObject({ balanceMicrousd: 20_000_000 });
     await second.close();
+  });
+
+  it('keeps its folder 0700 and its file 0600 (also after a compaction), tightening ones left open', async () => {
+    const mode = async (path: string) => (await stat(path)).mode & 0o777;
+    const dataDir = join(await freshDir(), 'store');
+    await mkdir(dataDir, { mode: 0o755 });
+    await chmod(dataDir, 0o755);
+    await writeFile(join(dataDir, 'store.jsonl'), '', { mode: 0o644 });
+    await chmod(join(dataDir, 'store.jsonl'), 0o644);
+    const store = await createEmbeddedStore({ dataDir, logger: silentLogger });
+    await store.accounts.create({ id: 'acc_a', email: 'a@example.com', createdAt: 'x' });
+    await store.close();
+    expect(await mode(dataDir)).toBe(0o700);
+    expect(await mode(join(dataDir, 'store.jsonl'))).toBe(0o600);
+    const compacted = await createEmbeddedStore({ dataDir, logger: silentLogger, compactAfterLines: 0 });
+    await compacted.close();
+    expect(await mode(join(dataDir, 'store.jsonl'))).toBe(0o600);
   });
 
   it('keeps tombstones and session versions across a restart and a compaction', async () => {

@@ -26,7 +26,9 @@ export class StartupError extends Error {
 export async function ensureDataDir(dir: string): Promise<string> {
   const path = resolve(dir);
   try {
-    await mkdir(path, { recursive: true });
+    // Created private (0700): it holds accounts, queries, results, key hashes and the session secret. An
+    // existing folder keeps its mode (it may be shared); the store and events folders in it are made 0700.
+    await mkdir(path, { recursive: true, mode: 0o700 });
     await access(path, constants.R_OK | constants.W_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';

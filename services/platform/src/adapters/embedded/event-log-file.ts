@@ -1,7 +1,8 @@
-import { open, readFile, rename, writeFile, appendFile, mkdir } from 'node:fs/promises';
+import { open, readFile, rename, writeFile, appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent } from '@leadfinder/wire';
 import type { Logger } from '../../logger.js';
+import { PRIVATE_FILE_MODE, ensurePrivateDir, restrictFile } from './private-files.js';
 
 /** One stored event: the JSON-lines record of the embedded event log file. */
 export interface StoredEventRecord {
@@ -36,7 +37,8 @@ export class EventLogFile {
 
   /** Reads every whole line; a torn last line (crash mid-write) is dropped with a warning. */
   async load(): Promise<LoadedEventFile> {
-    await mkdir(join(this.path, '..'), { recursive: true });
+    await ensurePrivateDir(join(this.path, '..'));
+    await restrictFile(this.path);
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
@@ -72,14 +74,14 @@ export class EventLogFile {
   }
 
   async append(records: readonly StoredEventRecord[]): Promise<void> {
-    await appendFile(this.path, records.map((r) => JSON.stringify(r) + '\n').join(''), 'utf8');
+    await appendFile(this.path, records.map((r) => JSON.stringify(r) + '\n').join(''), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
   }
 
   /** Replaces the file atomically (temp file, fsync, rename) with the mark and the kept records. */
   async rewrite(lastSeq: number, records: readonly StoredEventRecord[]): Promise<void> {
     const tmp = `${this.path}.tmp`;
     const mark: HighWaterMark = { lastSeq };
-    await writeFile(tmp, [mark, ...records].map((r) => JSON.stringify(r) + '\n').join(''), 'utf8');
+    await writeFile(tmp, [mark, ...records].map((r) => JSON.stringify(r) + '\n').join(''), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     const handle = await open(tmp, 'r+');
     try {
       await handle.sync();
@@ -87,6 +89,8 @@ export class EventLogFile {
       await handle.close();
     }
     await rename(tmp, this.path);
+    // A temp file left by a crash keeps its old mode when rewritten.
+    await restrictFile(this.path);
   }
 }
 

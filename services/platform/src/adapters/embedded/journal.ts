@@ -1,8 +1,9 @@
 import { constants } from 'node:fs';
-import { access, mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
+import { access, open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LeadfinderError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { PRIVATE_FILE_MODE, ensurePrivateDir, restrictFile } from './private-files.js';
 
 /** The data dir (or a file in it) cannot be read or written. */
 export class DataDirError extends UnavailableError {
@@ -29,8 +30,9 @@ export interface Journal<R> {
 export async function openJournal<R>(options: { dataDir: string; fileName: string; logger: Logger }): Promise<Journal<R>> {
   const path = join(options.dataDir, options.fileName);
   try {
-    await mkdir(options.dataDir, { recursive: true });
+    await ensurePrivateDir(options.dataDir);
     await access(options.dataDir, constants.R_OK | constants.W_OK | constants.X_OK);
+    await restrictFile(path);
   } catch (cause) {
     throw new DataDirError(options.dataDir, 'not readable and writable', { cause });
   }
@@ -84,7 +86,7 @@ export async function openJournal<R>(options: { dataDir: string; fileName: strin
 
 async function openForAppend(path: string): Promise<FileHandle> {
   try {
-    return await open(path, 'a');
+    return await open(path, 'a', PRIVATE_FILE_MODE);
   } catch (cause) {
     throw new DataDirError(path, 'cannot open for writing', { cause });
   }
@@ -93,8 +95,10 @@ async function openForAppend(path: string): Promise<FileHandle> {
 async function writeAtomically(path: string, records: unknown[]): Promise<void> {
   const tmp = `${path}.tmp`;
   try {
-    const out = await open(tmp, 'w');
+    const out = await open(tmp, 'w', PRIVATE_FILE_MODE);
     try {
+      // A temp file left by a crash keeps its old mode when reopened.
+      await out.chmod(PRIVATE_FILE_MODE);
       await out.write(records.map((r) => JSON.stringify(r) + '\n').join(''));
       await out.sync();
     } finally {
