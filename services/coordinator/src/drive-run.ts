@@ -1,7 +1,7 @@
 import type { Candidate, FetchedPage, SearchHit } from '@leadfinder/wire';
 import { mapBounded } from './activities/pool.js';
 import { runFunnel } from './funnel.js';
-import { cursorsAfterRound, roundSearches, type SearchCall } from './pipeline/search-plan.js';
+import { cursorsAfterRound, roundSearches, type SearchAnswer, type SearchCall } from './pipeline/search-plan.js';
 import { selectPagesToOpen, uniqueHits } from './pipeline/selection.js';
 import { roundWhere, WHERE_PLANNING } from './pipeline/where.js';
 import type { RunSteps } from './run-steps.js';
@@ -30,6 +30,8 @@ export async function driveRun(steps: RunSteps): Promise<void> {
     speed: run.speed,
     relax: run.relax,
   });
+  // What the plan left out (a date phrase it could not read, say) is told, not silently dropped.
+  for (const note of plan.notes ?? []) await steps.emit({ type: 'status', where: WHERE_PLANNING, message: note });
 
   let emptyRounds = 0;
   for (let round = 1; round <= steps.tuning.maxRounds; round += 1) {
@@ -68,6 +70,7 @@ export async function driveRun(steps: RunSteps): Promise<void> {
     await steps.afterSpend();
     const candidates: Candidate[] = extracted.flat().map((c) => ({ ...c, round }));
     const fresh = state.pool.add(candidates);
+    fresh.push(...(await followLeads(steps, round, fresh)));
 
     await runFunnel(steps, round, fresh);
     const yieldingUrls = state.rowSourcesOf(round);
@@ -79,9 +82,60 @@ export async function driveRun(steps: RunSteps): Promise<void> {
     await steps.emit({ type: 'progress', have: rows.length, target: run.target, round, leads: rows });
     if (rows.length >= run.target) return;
 
+    // A round that brought a new candidate or opened a page keeps the run going (within budget and deadline).
     emptyRounds = urls.length === 0 && fresh.length === 0 ? emptyRounds + 1 : 0;
     if (emptyRounds >= steps.tuning.maxEmptyRounds) return;
   }
+}
+
+/**
+ * Follow the lead: a candidate named on a listing gets its own page (the listing's link) opened before it
+ * is judged, so its filters are checked against what its own page states. Each lead is a page like any
+ * other (metered, at most `maxLeadsPerRound` a round); the lead page becomes one of the candidate's
+ * sources, and whatever else it names joins the pool. Returns the keys of entities first seen on leads.
+ */
+async function followLeads(steps: RunSteps, round: number, freshKeys: readonly string[]): Promise<string[]> {
+  const { state, research, tuning } = steps;
+  const plan = state.plan!;
+  const leads = new Map<string, string>();
+  for (const key of freshKeys) {
+    const c = state.pool.get(key);
+    const lead = c?.lead;
+    if (!c || !lead || state.openedUrls.has(lead) || c.sourceUrls.includes(lead) || leads.has(lead)) continue;
+    leads.set(lead, key);
+    if (leads.size >= tuning.maxLeadsPerRound) break;
+  }
+  if (leads.size === 0) return [];
+  await steps.enter(roundWhere(round, 'opening pages'));
+  let pages: { url: string; page: FetchedPage | null }[] = [];
+  try {
+    pages = await mapBounded([...leads.keys()], tuning.fetchParallelism, async (url) => {
+      steps.checkpoint();
+      const page = await research.fetchPage(url);
+      state.openedUrls.add(url);
+      if (page) state.addPage(page);
+      return { url, page };
+    });
+  } finally {
+    await steps.afterSpend().catch(() => undefined);
+  }
+  const opened = pages.filter((p): p is { url: string; page: FetchedPage } => p.page !== null);
+  if (opened.length === 0) return [];
+  await steps.enter(roundWhere(round, 'extracting'));
+  const extracted = await mapBounded(opened, tuning.extractParallelism, ({ page }) => {
+    steps.checkpoint();
+    return research.extract({ plan, page, round });
+  });
+  await steps.afterSpend();
+  const found: string[] = [];
+  opened.forEach(({ url, page }, i) => {
+    const key = leads.get(url)!;
+    const lead = state.pool.get(key)!;
+    // The lead page is the candidate's own page: it joins the candidate's sources whatever name it prints.
+    found.push(...state.pool.add([{ ...lead, sourceUrls: [page.finalUrl || url], passages: [] }]));
+    found.push(...state.pool.add(extracted[i]!.map((c) => ({ ...c, round }))));
+  });
+  return found;
 }
 
 /**
@@ -89,7 +143,7 @@ export async function driveRun(steps: RunSteps): Promise<void> {
  * back in call order, never completion order, so which pages a round opens does not depend on timing.
  * Every call is metered before it starts; a refused or failed one ends the round (and the run).
  */
-async function searchRound(steps: RunSteps, calls: readonly SearchCall[]): Promise<{ call: SearchCall; hits: SearchHit[] }[]> {
+async function searchRound(steps: RunSteps, calls: readonly SearchCall[]): Promise<(SearchAnswer & { hits: SearchHit[] })[]> {
   const { state, research, tuning } = steps;
   const plan = state.plan!;
   try {
@@ -103,7 +157,7 @@ async function searchRound(steps: RunSteps, calls: readonly SearchCall[]): Promi
         limit: tuning.searchLimit,
       });
     });
-    return calls.map((call, i) => ({ call, hits: answers[i]! }));
+    return calls.map((call, i) => ({ call, hits: answers[i]!.hits, ...(answers[i]!.more === undefined ? {} : { more: answers[i]!.more }) }));
   } finally {
     await steps.afterSpend().catch(() => undefined);
   }

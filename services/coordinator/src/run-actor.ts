@@ -11,7 +11,7 @@ import { SpendMeter, spendCapMicrousd, type Prices } from './pipeline/pricing.js
 import { RunState } from './pipeline/run-state.js';
 import { terminalDecision, type RunOutcome } from './pipeline/tail.js';
 import { WHERE_DONE } from './pipeline/where.js';
-import { CoordinatorShutdownError, decideEnd, RunDeadlineError, StopRequestedError, type EndDecision } from './run-end.js';
+import { CoordinatorShutdownError, decideEnd, errorDetail, RunDeadlineError, StopRequestedError, type EndDecision } from './run-end.js';
 import { RunSteps, type DriveTuning } from './run-steps.js';
 
 export interface ActorDeps extends SettlementDeps {
@@ -134,7 +134,8 @@ async function drive(deps: ActorDeps, run: RunDoc, lease: RunLease, item: WorkIt
     stages.end(error);
     end = decideEnd(error, signal);
     if (!end.write) logger.info('leaving run without writing', { why: end.why });
-    else if (end.outcome.kind === 'error') logger.warn('run failed', { error: end.outcome.message, where: state.where });
+    // The stream says what failed in general terms; the log (with the run id) keeps the detail.
+    else if (end.outcome.kind === 'error') logger.warn('run failed', { error: errorDetail(error), shown: end.outcome.message, where: state.where });
   } finally {
     stages.end();
     clearTimeout(deadlineTimer);

@@ -1,4 +1,5 @@
 import { CancelledError, DeadlineExceededError, LeadfinderError, LeaseLostError } from '@leadfinder/platform';
+import { CallFailedError } from './activities/retry.js';
 import type { RunOutcome } from './pipeline/tail.js';
 
 /** The stop flag was raised: the run unwinds and ends `stopped`. */
@@ -44,10 +45,30 @@ export function decideEnd(thrown: unknown, signal: AbortSignal): EndDecision {
   if (cause instanceof StopRequestedError) return { write: true, outcome: { kind: 'stopped' } };
   if (cause instanceof RunDeadlineError) return { write: true, outcome: { kind: 'deadline' } };
   if (cause instanceof BudgetExhaustedError) return { write: true, outcome: { kind: 'budget_exhausted' } };
-  return { write: true, outcome: { kind: 'error', message: errorMessage(thrown) } };
+  return { write: true, outcome: { kind: 'error', message: publicErrorMessage(thrown) } };
 }
 
-function errorMessage(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  return 'the search could not finish';
+/**
+ * The `error` event's message: short and generic, by the step that failed. Addresses, hosts and
+ * provider answers stay in the log (`errorDetail`, logged with the run id), never in the stream.
+ */
+export function publicErrorMessage(error: unknown): string {
+  const call = error instanceof CallFailedError ? error.call : '';
+  const unreachable = LeadfinderError.is(error) && error.code === 'LF_ERR_UNAVAILABLE';
+  if (call === 'fetcher.search') {
+    return unreachable ? 'The web search service could not be reached.' : 'The web search service failed.';
+  }
+  if (call.startsWith('fetcher.')) return 'Opening pages failed.';
+  if (call.startsWith('filter.')) return 'The reasoning service failed.';
+  return 'The search could not finish because of an internal error.';
+}
+
+/** Everything known about a failure, for the log: message and the chain of causes. */
+export function errorDetail(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 5; depth += 1) {
+    parts.push(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return parts.join(' <- ');
 }

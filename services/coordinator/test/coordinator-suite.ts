@@ -1,4 +1,4 @@
-import { InternalError, sleep, UnavailableError } from '@leadfinder/platform';
+import { InternalError, sleep, UnavailableError, UpstreamError } from '@leadfinder/platform';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeResearch, filterOf, planOf } from './fake-research.js';
 import { createHarness, lastCost, tailOf, typesOf, type Harness } from './harness.js';
@@ -51,6 +51,19 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
         expect(acct.heldMicrousd).toBe(0);
         expect(acct.balanceMicrousd).toBe(25_000_000 - 14_000);
         expect(research.calls.fetched.sort()).toEqual(['http://a.test/1', 'http://a.test/2', 'http://b.test/1', 'http://b.test/2']);
+      });
+
+      it('tells the user, as a status event after the plan, what the plan could not read', async () => {
+        h = await createHarness({}, ports);
+        const note = 'Could not read "in the spring" as a date range; searching without it.';
+        const world = standardWorld();
+        const research = createFakeResearch({ ...world, plan: { ...world.plan, notes: [note] } });
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 3 });
+        await h.waitTerminal(run.id);
+        const events = await h.eventsOf(run.id);
+        const at = events.findIndex((e) => e.type === 'plan');
+        expect(events[at + 1]).toMatchObject({ type: 'status', where: 'planning', message: note });
       });
 
       it('merges one company found on two pages into one row with both sources', async () => {
@@ -130,6 +143,21 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
         // Four searches at 0.005 and five pages at 0.001.
         expect(after.chargeMicrousd).toBe(25_000);
         expect(events.find((e) => e.type === 'usage')).toMatchObject({ search_calls: 4, pages_opened: 5 });
+      });
+
+      it('reads the next page when the provider\'s page was full, though site and date checks dropped part of it', async () => {
+        h = await createHarness({}, ports);
+        // Page 1 of each query holds two results (a full page at searchLimit 2); the adapter's checks drop
+        // a.test/2 from both, so each answers one hit. Judged by hits, neither page was full.
+        const research = createFakeResearch({ ...deepWorld(), droppedByChecks: ['http://a.test/2'] });
+        await h.coordinator(research.fetcher, research.filter, { tuning: { searchLimit: 2 } }).start();
+        const run = await h.submit({ target: 10 });
+        const after = await h.waitTerminal(run.id);
+        expect(after.status).toBe('done');
+        expect(research.calls.searchedPages).toEqual([
+          { query: 'q1', page: 1 }, { query: 'q2', page: 1 }, { query: 'q1', page: 2 }, { query: 'q2', page: 2 },
+        ]);
+        expect(after.result!.table.map((r) => r.name)).toContain('Epsilon');
       });
 
       it('never reads a query deeper than maxSearchPages', async () => {
@@ -250,15 +278,17 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
         expect(after.status).toBe('error');
         expect(after.result).toBeNull();
         expect(tailOf(events)).toEqual(['error', 'cost', 'usage', 'done']);
-        expect(events.find((e) => e.type === 'error')).toMatchObject({ message: 'filter.verify failed: reasoner broke' });
+        // Short and generic for the client; the detail ("reasoner broke") is for the log only.
+        expect(events.find((e) => e.type === 'error')).toEqual(expect.objectContaining({ message: 'The reasoning service failed.' }));
+        expect(JSON.stringify(events)).not.toContain('reasoner broke');
         expect(lastCost(events)).toMatchObject({ stage: 'Error', usd: 0.014 });
         expect(after.chargeMicrousd).toBe(14_000);
         expect((await account(h)).heldMicrousd).toBe(0);
       });
 
-      it('retries a retryable search failure twice before failing the run', async () => {
+      it('retries a search that could not connect twice, then fails the run without billing it', async () => {
         h = await createHarness({}, ports);
-        const research = createFakeResearch(standardWorld({ failures: { search: new UnavailableError('search', 'provider down') } }));
+        const research = createFakeResearch(standardWorld({ failures: { search: new UnavailableError('searxng', 'searxng unreachable: connect ECONNREFUSED 127.0.0.1:18599') } }));
         await h.coordinator(research.fetcher, research.filter).start();
         const run = await h.submit();
         const after = await h.waitTerminal(run.id);
@@ -266,8 +296,28 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
         // Both planned queries are searched at once; each call is tried three times.
         expect(research.calls.searched.filter((q) => q === 'q1')).toHaveLength(3);
         expect(research.calls.searched.filter((q) => q === 'q2')).toHaveLength(3);
-        // One search price per call: a call is paid once however often it is retried.
+        // No attempt reached the provider: no spend, and the client learns nothing about addresses.
+        expect(after.chargeMicrousd).toBe(0);
+        expect(after.usdDisplay).toBe('$0.00');
+        const events = await h.eventsOf(run.id);
+        expect(events.find((e) => e.type === 'error')).toEqual(expect.objectContaining({ message: 'The web search service could not be reached.' }));
+        expect(lastCost(events)).toMatchObject({ stage: 'Error', usd: 0 });
+        expect(events.find((e) => e.type === 'usage')).toMatchObject({ search_calls: 0 });
+        expect(JSON.stringify(events)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+        expect((await account(h)).balanceMicrousd).toBe(25_000_000);
+      });
+
+      it('bills a search the provider answered with an error once, however often it was retried', async () => {
+        h = await createHarness({}, ports);
+        const research = createFakeResearch(standardWorld({ failures: { search: new UpstreamError('searxng', 'searxng answered HTTP 503', { retryable: true }) } }));
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit();
+        const after = await h.waitTerminal(run.id);
+        expect(after.status).toBe('error');
+        expect(research.calls.searched.filter((q) => q === 'q1')).toHaveLength(3);
         expect(after.chargeMicrousd).toBe(10_000);
+        const events = await h.eventsOf(run.id);
+        expect(events.find((e) => e.type === 'error')).toEqual(expect.objectContaining({ message: 'The web search service failed.' }));
       });
     });
   });

@@ -25,6 +25,11 @@ export interface World {
   usage?: ReasonerUsage;
   /** Delay of every port call, honouring the signal. @default 0 */
   delayMs?: number;
+  /**
+   * Hits the provider returns but its adapter's site or date check drops: the search answers `more`
+   * judged on the provider's page before the drop, as the SearXNG and Brave adapters do.
+   */
+  droppedByChecks?: string[];
   /** Makes a call throw this error (e.g. a non-retryable failure). */
   failures?: Partial<Record<'plan' | 'search' | 'screen' | 'extract' | 'verify' | 'fetch', Error>>;
 }
@@ -73,10 +78,13 @@ export function createFakeResearch(world: World): { fetcher: FetcherPort; filter
       await step('search', o);
       // Ranked like a real provider: page N holds ranks (N-1)·limit+1 … N·limit.
       const offset = (request.page - 1) * request.limit;
-      const hits: SearchHit[] = (world.hits[request.query] ?? []).slice(offset, offset + request.limit).map((h, i) => ({
+      const page = (world.hits[request.query] ?? []).slice(offset, offset + request.limit);
+      const hits: SearchHit[] = page.map((h, i) => ({
         url: h.url, title: h.url, snippet: `about ${h.url}`, publishedAt: null, provider: 'fake', rank: offset + i + 1,
       }));
-      return { hits };
+      const dropped = world.droppedByChecks;
+      if (!dropped) return { hits };
+      return { hits: hits.filter((h) => !dropped.includes(h.url)), more: page.length >= request.limit };
     },
     async fetch(request, o): Promise<FetchOutcome> {
       calls.fetched.push(request.url);

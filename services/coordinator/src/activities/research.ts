@@ -1,7 +1,7 @@
-import type { FetcherPort, FilterPort, Logger } from '@leadfinder/platform';
+import { LeadfinderError, type FetcherPort, type FilterPort, type Logger } from '@leadfinder/platform';
 import type {
   Candidate, ExtractRequest, FetchedPage, FunnelFilter, PlanRequest, QueriesRequest, ReasonerUsage, RelaxRequest,
-  ResearchPlan, ScreenRequest, ScreenScore, SearchHit, SearchRequest, Verdict, VerifyRequest,
+  ResearchPlan, ScreenRequest, ScreenScore, SearchRequest, SearchResponse, Verdict, VerifyRequest,
 } from '@leadfinder/wire';
 import type { SpendMeter } from '../pipeline/pricing.js';
 import { BudgetExhaustedError } from '../run-end.js';
@@ -73,12 +73,32 @@ export class ResearchActivities {
     return (await this.reason('relax', (signal) => this.o.filter.relax(request, { signal }))).filter;
   }
 
-  /** One web search, charged per call. */
-  async search(request: SearchRequest): Promise<SearchHit[]> {
+  /**
+   * One web search, charged once per call however often it is retried. It is paid for up front, so
+   * parallel searches cannot overrun the cap together, and taken back when no attempt reached the
+   * provider (every attempt failed to connect: `LF_ERR_UNAVAILABLE`). A call that timed out may have
+   * been served, so it stays paid.
+   */
+  async search(request: SearchRequest): Promise<SearchResponse> {
     if (!this.o.meter.canAffordSearch()) throw this.budgetExhausted();
     this.o.meter.recordSearch();
     const policy = this.policy(this.o.timeouts.searchMs);
-    return (await callWithRetry('fetcher.search', this.o.signal, policy, (signal) => this.o.fetcher.search(request, { signal }))).hits;
+    let reached = false;
+    try {
+      return await callWithRetry('fetcher.search', this.o.signal, policy, async (signal) => {
+        try {
+          const answer = await this.o.fetcher.search(request, { signal });
+          reached = true;
+          return answer;
+        } catch (error) {
+          if (!neverReachedProvider(error)) reached = true;
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (!reached) this.o.meter.refundSearch();
+      throw error;
+    }
   }
 
   /**
@@ -100,4 +120,9 @@ export class ResearchActivities {
       return null;
     }
   }
+}
+
+/** The provider (or the fetcher in front of it) could not be connected to: the request never left. */
+function neverReachedProvider(error: unknown): boolean {
+  return LeadfinderError.is(error) && error.code === 'LF_ERR_UNAVAILABLE';
 }

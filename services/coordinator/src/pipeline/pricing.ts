@@ -62,6 +62,11 @@ export class SpendMeter {
     this.usage.searchCalls += 1;
     this.spendMicrousd += this.prices.searchMicrousd;
   }
+  /** Takes back a search that never reached the provider (it could not connect): that is no spend. */
+  refundSearch(): void {
+    this.usage.searchCalls -= 1;
+    this.spendMicrousd -= this.prices.searchMicrousd;
+  }
   recordPage(): void {
     this.usage.pagesOpened += 1;
     this.spendMicrousd += this.prices.pageMicrousd;

@@ -41,6 +41,11 @@ export function roundSearches(input: RoundSearchInput): SearchCall[] {
 export interface SearchAnswer {
   call: SearchCall;
   hits: readonly { url: string }[];
+  /**
+   * The provider's page came back full, judged before our site and date checks dropped hits (absent:
+   * judged by `hits` against `limit`). A dated or site-limited search can keep few hits of a full page.
+   */
+  more?: boolean;
 }
 
 export interface RoundCursorsInput {
@@ -62,13 +67,14 @@ export interface RoundCursorsInput {
  */
 export function cursorsAfterRound(input: RoundCursorsInput): QueryCursor[] {
   const seen = new Set(input.seenBefore);
-  return input.answers.map(({ call, hits }) => {
+  return input.answers.map(({ call, hits, more }) => {
     let yielded = false;
     for (const { url } of hits) {
       if (seen.has(url)) continue;
       seen.add(url);
       if (input.yieldingUrls.has(url)) yielded = true;
     }
-    return { query: call.query, lastPage: call.page, more: hits.length >= input.limit && yielded };
+    const full = more ?? hits.length >= input.limit;
+    return { query: call.query, lastPage: call.page, more: full && yielded };
   });
 }

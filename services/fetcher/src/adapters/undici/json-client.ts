@@ -1,5 +1,5 @@
 import { request, type Dispatcher } from 'undici';
-import { CancelledError, UpstreamError } from '@leadfinder/platform';
+import { CancelledError, UnavailableError, UpstreamError } from '@leadfinder/platform';
 
 export interface JsonGetOptions {
   /** Name of the upstream in errors and logs, e.g. "searxng". */
@@ -11,9 +11,29 @@ export interface JsonGetOptions {
   dispatcher?: Dispatcher;
 }
 
+/** Socket errors raised before a request could be sent: the provider never saw it. */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CONNECT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT',
+]);
+
+/** True when the error (or one it wraps, e.g. an AggregateError of dual-stack attempts) is a failed connect. */
+export function neverConnected(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_CONNECTED.has(code)) return true;
+    const inner = e instanceof AggregateError ? e.errors : [];
+    if (inner.some((x) => neverConnected(x))) return true;
+    e = e.cause;
+  }
+  return false;
+}
+
 /**
- * GET a JSON document from a search API. Errors are typed: caller abort → CancelledError; timeout,
- * network, 429 and 5xx → retryable UpstreamError; other statuses and bad JSON → non-retryable.
+ * GET a JSON document from a search API. Errors are typed: caller abort → CancelledError; could not
+ * connect → retryable UnavailableError (the request never reached the provider, so it is not billed);
+ * timeout, other network errors, 429 and 5xx → retryable UpstreamError; other statuses and bad JSON →
+ * non-retryable UpstreamError.
  */
 export async function getJson(url: URL, options: JsonGetOptions): Promise<unknown> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
@@ -32,6 +52,9 @@ export async function getJson(url: URL, options: JsonGetOptions): Promise<unknow
   } catch (err) {
     if (options.signal.aborted) throw new CancelledError(`${options.upstream} search cancelled`, { cause: options.signal.reason });
     const why = deadline.aborted ? `no answer within ${options.timeoutMs} ms` : (err as Error).message;
+    if (!deadline.aborted && neverConnected(err)) {
+      throw new UnavailableError(options.upstream, `${options.upstream} unreachable: ${why}`, { cause: err });
+    }
     throw new UpstreamError(options.upstream, `${options.upstream} unreachable: ${why}`, { retryable: true, cause: err });
   }
   if (status < 200 || status >= 300) {

@@ -12,14 +12,14 @@ afterEach(async () => {
 const base: SearchRequest = { query: 'robotics startup', domains: [], publishedAfter: null, page: 1, limit: 5 };
 const clock = { now: () => Date.parse('2025-07-01T12:00:00Z') };
 
-async function stubBrave(results: unknown[]) {
+async function stubBrave(results: unknown[], query: Record<string, unknown> = {}) {
   const seen: { params: URLSearchParams; token: string | undefined }[] = [];
   stub = await startLoopback((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const token = req.headers['x-subscription-token'] as string | undefined;
     seen.push({ params: url.searchParams, token });
     if (token !== 'secret-key') return res.writeHead(401).end('{}');
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'search', web: { results } }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'search', query, web: { results } }));
   });
   const provider = createBraveProvider({ url: `${stub.url}/res/v1/web/search`, apiKey: 'secret-key', timeoutMs: 2000, clock });
   return { provider, seen };
@@ -53,5 +53,26 @@ describe('Brave provider', () => {
     expect(seen[0]!.params.get('q')).toBe('robotics startup site:gamma.test');
     expect(seen[0]!.params.get('freshness')).toBe('2025-01-01to2025-07-01');
     expect(hits.map((h) => h.title)).toEqual(['new', 'undated']);
+  });
+
+  it('calls a page full by what Brave returned, before the site and date checks', async () => {
+    const page = Array.from({ length: 5 }, (_, i) => ({ url: i === 0 ? 'https://gamma.test/0' : `https://other.test/${i}`, title: `${i}`, description: '' }));
+    const { provider } = await stubBrave(page);
+    const answer = await provider.search({ ...base, domains: ['gamma.test'] }, never);
+    expect(answer.hits).toHaveLength(1);
+    expect(answer.more).toBe(true);
+  });
+
+  it("takes Brave's own word on whether more results exist", async () => {
+    const page = Array.from({ length: 5 }, (_, i) => ({ url: `https://gamma.test/${i}`, title: `${i}`, description: '' }));
+    expect((await (await stubBrave(page, { more_results_available: false })).provider.search(base, never)).more).toBe(false);
+    await stub?.close();
+    expect((await (await stubBrave(page.slice(0, 2), { more_results_available: true })).provider.search(base, never)).more).toBe(true);
+  });
+
+  it('sends no freshness for a range with no lower bound', async () => {
+    const { provider, seen } = await stubBrave([]);
+    await provider.search({ ...base, publishedAfter: '0001-01-01' }, never);
+    expect(seen[0]!.params.get('freshness')).toBeNull();
   });
 });

@@ -17,6 +17,7 @@ export interface BraveProviderOptions {
 }
 
 const BraveAnswer = z.object({
+  query: z.looseObject({ more_results_available: z.boolean().nullish() }).optional(),
   web: z
     .object({
       results: z
@@ -50,6 +51,7 @@ function stripTags(text: string): string {
 /** Brave caps `count` at 20 and `offset` (a page index) at 9. */
 const MAX_COUNT = 20;
 const MAX_OFFSET = 9;
+const NO_FLOOR_BEFORE = '1990-01-01';
 
 /**
  * Brave Search API. `offset` is a 0-based page index of `count` results. The date floor goes to Brave
@@ -67,7 +69,8 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
       url.searchParams.set('count', String(count));
       url.searchParams.set('offset', String(offset));
       const floor = normaliseDate(req.publishedAfter);
-      if (floor) {
+      // A floor before the web existed ("before 2025" has none) is no floor.
+      if (floor && floor >= NO_FLOOR_BEFORE) {
         const today = new Date(options.clock.now()).toISOString().slice(0, 10);
         if (floor <= today) url.searchParams.set('freshness', `${floor}to${today}`);
       }
@@ -80,7 +83,10 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
       const parsed = BraveAnswer.safeParse(raw);
       if (!parsed.success) throw new UpstreamError('brave', 'brave answer is not a web search result');
       const hits: SearchHit[] = [];
-      for (const r of parsed.data.web?.results ?? []) {
+      const results = parsed.data.web?.results ?? [];
+      // "Full" is Brave's own answer (or a page of `count` results), before our site and date checks.
+      const more = offset < MAX_OFFSET && (parsed.data.query?.more_results_available ?? results.length >= count);
+      for (const r of results) {
         if (!/^https?:\/\//i.test(r.url)) continue;
         const publishedAt = normaliseDate(r.page_age) ?? normaliseDate(r.age);
         if (!urlOnDomains(r.url, req.domains) || !passesDateFloor(publishedAt, req.publishedAfter)) continue;
@@ -94,7 +100,7 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
         });
         if (hits.length >= req.limit) break;
       }
-      return { hits };
+      return { hits, more };
     },
   };
 }

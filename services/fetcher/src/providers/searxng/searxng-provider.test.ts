@@ -1,7 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SearchRequest } from '@leadfinder/wire';
 import { createSearxngProvider } from './searxng-provider.js';
+import { createServer } from 'node:net';
 import { never, startLoopback, type LoopbackServer } from '../../../test/support/loopback.js';
+
+/** A loopback port nothing listens on (taken, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 let stub: LoopbackServer | null = null;
 afterEach(async () => {
@@ -64,6 +74,27 @@ describe('SearXNG provider', () => {
   it('returns at most `limit` hits', async () => {
     const { provider } = await stubSearxng([1, 2, 3, 4].map((i) => ({ url: `https://a.test/${i}`, title: `${i}`, content: '' })));
     expect((await provider.search({ ...base, limit: 2 }, never)).hits).toHaveLength(2);
+  });
+
+  it('calls a page full by what SearXNG returned, not by what survived the site and date checks', async () => {
+    const page = Array.from({ length: 10 }, (_, i) => ({
+      url: i < 2 ? `https://alpha-news.test/${i}` : `https://elsewhere.test/${i}`, title: `${i}`, content: '',
+      publishedDate: i === 1 ? '2020-01-01' : '2025-06-01',
+    }));
+    const { provider } = await stubSearxng(page);
+    const answer = await provider.search({ ...base, domains: ['alpha-news.test'], publishedAfter: '2025-01-01' }, never);
+    expect(answer.hits.map((h) => h.url)).toEqual(['https://alpha-news.test/0']);
+    expect(answer.more).toBe(true);
+  });
+
+  it('calls a short page the last one', async () => {
+    const { provider } = await stubSearxng([1, 2, 3].map((i) => ({ url: `https://a.test/${i}`, title: `${i}`, content: '' })));
+    expect((await provider.search(base, never)).more).toBe(false);
+  });
+
+  it('fails with a retryable "unavailable" error, naming no spend, when nothing listens', async () => {
+    const provider = createSearxngProvider({ baseUrl: `http://127.0.0.1:${await closedPort()}`, timeoutMs: 2000 });
+    await expect(provider.search(base, never)).rejects.toMatchObject({ code: 'LF_ERR_UNAVAILABLE', retryable: true });
   });
 
   it('fails with a retryable upstream error when SearXNG answers 503', async () => {

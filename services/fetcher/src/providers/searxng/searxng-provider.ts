@@ -46,6 +46,9 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
       const offset = (req.page - 1) * req.limit;
       const hits: SearchHit[] = [];
       const seen = new Set<string>();
+      // "Full" is judged on what SearXNG returned, before our site and date checks: a dated or
+      // site-limited search may keep few hits of a full page and still have pages behind it.
+      const returned = new Set(parsed.data.results.map((r) => r.url).filter((u) => /^https?:\/\//i.test(u)));
       for (const r of parsed.data.results) {
         if (!/^https?:\/\//i.test(r.url) || seen.has(r.url)) continue;
         const publishedAt = normaliseDate(r.publishedDate);
@@ -61,7 +64,7 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
         });
         if (hits.length >= req.limit) break;
       }
-      return { hits };
+      return { hits, more: returned.size >= req.limit };
     },
   };
 }
