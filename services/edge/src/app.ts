@@ -5,6 +5,7 @@ import { searchCallerGuard, sessionGuard } from './auth/guards.js';
 import { installErrorHandler } from './http/errors.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { installRequestTracing } from './http/tracing.js';
+import { serverOptions } from './http/server-options.js';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/validation.js';
 import { adminRoutes } from './routes/admin.js';
 import { eventRoutes } from './routes/events.js';
@@ -26,6 +27,16 @@ export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
     // In-flight requests finish on close(); new ones get 503 while draining.
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
+    ...serverOptions({ requestTimeoutMs: deps.options?.requestTimeoutMs, idleTimeoutMs: deps.options?.idleTimeoutMs }),
+  });
+  // API answers are private and typed: never cached by a proxy or browser, never content-sniffed. (The
+  // web page plugin sets its own caching for static files.)
+  app.addHook('onSend', async (_request, reply) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json')) {
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('cache-control', 'no-store');
+    }
   });
   // First, so every route (and every auth refusal) is traced.
   installRequestTracing(app);

@@ -6,6 +6,10 @@ import type { SessionSigner } from './auth/sessions.js';
 export interface EdgeOptions {
   /** Keepalive comment interval on event streams; must stay ≤ 15 s. @default 15000 */
   sseKeepaliveMs?: number;
+  /** A whole request (headers and body) must arrive within this (408 otherwise). @default 30000 */
+  requestTimeoutMs?: number;
+  /** A connection with no traffic at all for this long is closed. @default 60000 */
+  idleTimeoutMs?: number;
 }
 
 /** Everything the edge needs, built by the entry point (embedded or distributed adapters alike). */

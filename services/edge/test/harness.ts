@@ -31,6 +31,8 @@ export interface Harness {
 export interface HarnessOptions {
   env?: Record<string, string>;
   sseKeepaliveMs?: number;
+  /** Other edge tunables (timeouts). */
+  edgeOptions?: Omit<EdgeDeps['options'] & object, 'sseKeepaliveMs'>;
   web?: EdgeDeps['web'];
   /** Builds the web plugin from the harness's own ports (the web page needs the store and billing). */
   webFactory?: (deps: EdgeDeps) => NonNullable<EdgeDeps['web']>;
@@ -137,7 +139,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     billing: faulty<Billing>('billing', ports.billing, faults),
     sessions: createSessionSigner({ secret: config.LEADFINDER_SESSION_SECRET!, ttlSeconds: 3600, clock }),
     ...(options.web ? { web: options.web } : {}),
-    options: { sseKeepaliveMs: options.sseKeepaliveMs ?? 15_000 },
+    options: { ...options.edgeOptions, sseKeepaliveMs: options.sseKeepaliveMs ?? 15_000 },
   };
   if (options.webFactory) deps.web = options.webFactory(deps);
   const app = await buildEdgeApp(deps);
