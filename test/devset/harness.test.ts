@@ -14,10 +14,13 @@ const entities = loadEntities();
 const byName = (name: string): DevEntity => entities.find((e) => e.name === name)!;
 
 describe('development set data and split', () => {
-  it('holds the 134 YC records and at least 40 queries, half for tuning and half held out', () => {
+  it('holds the 134 YC records, two more kinds, and at least 40 queries, half for tuning and half held out', () => {
     expect(entities.filter((e) => e.kind === 'company')).toHaveLength(134);
+    expect(entities.filter((e) => e.kind === 'researcher')).toHaveLength(86);
+    expect(entities.filter((e) => e.kind === 'paper')).toHaveLength(103);
     const queries = allQueries();
-    expect(queries.length).toBeGreaterThanOrEqual(36);
+    expect(queries.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(queries.map((q) => q.kind))).toEqual(new Set(['company', 'researcher', 'paper']));
     expect(new Set(queries.map((q) => q.id)).size).toBe(queries.length);
     const dev = queries.filter((q) => q.split === 'dev').length;
     const test = queries.filter((q) => q.split === 'test').length;
@@ -129,6 +132,14 @@ describe('matching rows and scoring', () => {
     expect(matcher.match({ name: 'InnerSpace', source_urls: [] })?.name).toBe('Leaders In Tech (formerly InnerSpace)');
     // A word of a name is not the name.
     expect(matcher.match({ name: 'Health', source_urls: ['https://startupindex.example/lists/x'] })).toBeNull();
+  });
+
+  it('matches people without honorifics or accents, papers by their title', () => {
+    const people = new EntityMatcher(entities.filter((e) => e.kind === 'researcher'));
+    expect(people.match({ name: 'John B. Gurdon', source_urls: [] })?.name).toBe('Sir John B. Gurdon');
+    expect(people.match({ name: 'Francoise Barre-Sinoussi', source_urls: [] })?.name).toBe('Françoise Barré-Sinoussi');
+    const papers = new EntityMatcher(entities.filter((e) => e.kind === 'paper'));
+    expect(papers.match({ name: 'Electric Field Effect in Atomically Thin Carbon Films', source_urls: [] })?.kind).toBe('paper');
   });
 
   it('counts maybe rows neither way, repeats and strangers as wrong, recall against the gold', () => {

@@ -10,6 +10,8 @@ import { fakeWebEvidence, groundingProblems } from '../support/grounding.js';
 import { eventsOf, searchApi } from '../support/search-api.js';
 import { createAccount, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { companySite } from './kinds/companies.js';
+import { paperSite } from './kinds/papers.js';
+import { researcherSite } from './kinds/researchers.js';
 import { buildWeb, SHAPES_BY_SPLIT, type Split, type WebPage } from './pages.js';
 import { goldSet, targetFor, type DevQuery } from './queries.js';
 import { loadEntities, type DevEntity } from './records.js';
@@ -21,7 +23,7 @@ import type { KindSite } from './site-model.js';
 export const DEVSET_DAY = '2025-06-30';
 const ADMIN_TOKEN = 'devset-admin-token-0123456789abcdefghij';
 
-export const KIND_SITES: readonly KindSite[] = [companySite];
+export const KIND_SITES: readonly KindSite[] = [companySite, researcherSite, paperSite];
 
 export interface QueryResult {
   id: string;

@@ -137,10 +137,56 @@ export const COMPANY_QUERIES: DevQuery[] = [
   company('c36', 'test', 'real estate and construction companies', (f) => topicVerdict(f, { industries: ['Real Estate and Construction'], tags: ['Construction', 'Housing'] })),
 ];
 
-// ------------------------------------------------------------------ researchers and papers (added below)
+// ------------------------------------------------------------------ researchers (Nobel laureates 2008-2016)
 
-export const RESEARCHER_QUERIES: DevQuery[] = [];
-export const PAPER_QUERIES: DevQuery[] = [];
+type R = ResearcherFields;
+
+function researcher(id: string, split: Split, q: string, rule: (f: R) => Verdict): DevQuery {
+  return { id, q, kind: 'researcher', split, rule: (e) => (e.fields.kind === 'researcher' ? rule(e.fields) : 'no') };
+}
+
+/** An affiliation in one of `countries`; a laureate with no recorded institution is maybe. */
+function worksIn(f: R, countries: readonly string[]): Verdict {
+  if (f.affiliations.length === 0 || f.affiliations.every((a) => a.country === null)) return 'maybe';
+  return bool(f.affiliations.some((a) => a.country !== null && countries.includes(a.country)));
+}
+
+function institution(f: R, words: RegExp): Verdict {
+  if (f.affiliations.length === 0) return 'maybe';
+  return bool(f.affiliations.some((a) => words.test(a.name)));
+}
+
+const USA = ['United States of America'];
+
+export const RESEARCHER_QUERIES: DevQuery[] = [
+  researcher('r01', 'dev', 'Nobel prize winning researchers working in Japan', (f) => worksIn(f, ['Japan'])),
+  researcher('r02', 'test', 'women scientists who won a Nobel prize', (f) => bool(f.gender === 'Female')),
+  researcher('r03', 'dev', 'economists at Princeton University', (f) => all(bool(f.category === 'Economics'), institution(f, /Princeton/))),
+  researcher('r04', 'test', 'physicists working in the United Kingdom', (f) => all(bool(f.category === 'Physics'), worksIn(f, ['United Kingdom']))),
+  researcher('r05', 'dev', 'Stanford researchers who won the Nobel prize', (f) => institution(f, /Stanford/)),
+  researcher('r06', 'test', 'Nobel laureates in medicine at US institutions', (f) => all(bool(f.category === 'Medicine'), worksIn(f, USA))),
+  researcher('r07', 'dev', 'chemistry Nobel laureates working in Europe', (f) => all(bool(f.category === 'Chemistry'), worksIn(f, ['United Kingdom', 'France', 'Germany', 'Netherlands', 'Denmark', 'Norway', 'Belgium']))),
+  researcher('r08', 'test', 'economists at the University of Chicago', (f) => all(bool(f.category === 'Economics'), institution(f, /University of Chicago/))),
+];
+
+// ------------------------------------------------------------------ papers (prize-winning papers)
+
+type P = PaperFields;
+
+function paper(id: string, split: Split, q: string, rule: (f: P) => Verdict): DevQuery {
+  return { id, q, kind: 'paper', split, rule: (e) => (e.fields.kind === 'paper' ? rule(e.fields) : 'no') };
+}
+
+const titleHas = (f: P, words: RegExp): boolean => words.test(f.title.toLowerCase());
+
+export const PAPER_QUERIES: DevQuery[] = [
+  paper('p01', 'dev', 'papers on neutrinos', (f) => bool(titleHas(f, /neutrino/))),
+  paper('p02', 'test', 'papers about superconductivity or superfluids', (f) => bool(titleHas(f, /superconduct|superfluid/))),
+  paper('p03', 'dev', 'chemistry papers about DNA', (f) => all(bool(f.field === 'Chemistry'), bool(titleHas(f, /\bdna\b/)))),
+  paper('p04', 'test', 'physics papers published before 1965', (f) => all(bool(f.field === 'Physics'), bool(f.pubYear < 1965))),
+  paper('p05', 'dev', 'papers on Bose-Einstein condensation', (f) => bool(titleHas(f, /bose einstein/))),
+  paper('p06', 'test', 'olefin metathesis papers', (f) => (titleHas(f, /metathesis/) ? 'yes' : titleHas(f, /olefin/) ? 'maybe' : 'no')),
+];
 
 export function allQueries(): DevQuery[] {
   return [...COMPANY_QUERIES, ...RESEARCHER_QUERIES, ...PAPER_QUERIES];
@@ -164,5 +210,3 @@ export function targetFor(gold: GoldSet): number {
   return Math.min(30, Math.max(5, gold.yes.length));
 }
 
-// Keep the unused field types referenced for the researcher and paper rules.
-export type { PaperFields, ResearcherFields };

@@ -173,11 +173,121 @@ function loadYc(file: string): DevEntity[] {
   });
 }
 
+// ---------------------------------------------------------------- CSV (RFC 4180 quoting)
+
+export function parseCsv(text: string): Record<string, string>[] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  if (cell || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
+  const [header, ...body] = rows.filter((r) => r.some((c) => c.trim()));
+  return body.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ''])));
+}
+
+const na = (v: string | undefined): string | null => (v === undefined || v === '' || v === 'NA' ? null : v.trim());
+
+// ---------------------------------------------------------------- researchers (Nobel laureates)
+
+function slugOf(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+function loadResearchers(): DevEntity[] {
+  const rows = parseCsv(readFileSync(join(DATA, 'nobel', 'nobel_winners_2008-2016_sciences.csv'), 'utf8'));
+  const byId = new Map<string, DevEntity>();
+  for (const r of rows) {
+    const id = r.laureate_id!;
+    let e = byId.get(id);
+    if (!e) {
+      const fields: ResearcherFields = {
+        kind: 'researcher',
+        category: r.category!,
+        prizeYear: Number(r.prize_year),
+        // The source wraps motivations in literal quotes.
+        motivation: (r.motivation ?? '').replace(/^"+|"+$/g, ''),
+        gender: r.gender!,
+        birthDate: na(r.birth_date),
+        birthCity: na(r.birth_city),
+        birthCountry: na(r.birth_country),
+        affiliations: [],
+      };
+      const name = r.full_name!.trim();
+      e = {
+        key: `nobel:${id}`,
+        kind: 'researcher',
+        name,
+        aliases: name.startsWith('Sir ') ? [name.slice(4)] : [],
+        domain: null,
+        slug: slugOf(name),
+        // The prizes are announced in early October.
+        date: `${r.prize_year}-10-08`,
+        fields,
+      };
+      byId.set(id, e);
+    }
+    const f = e.fields as ResearcherFields;
+    const org = na(r.organization_name);
+    if (org && !f.affiliations.some((a) => a.name === org)) f.affiliations.push({ name: org, city: na(r.organization_city), country: na(r.organization_country) });
+  }
+  return [...byId.values()];
+}
+
+// ---------------------------------------------------------------- papers (prize-winning papers)
+
+function paperTitle(raw: string): string {
+  const t = raw.trim().replace(/\s+/g, ' ');
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+function loadPapers(): DevEntity[] {
+  const rows = parseCsv(readFileSync(join(DATA, 'nobel', 'prize-winning-papers_subset.csv'), 'utf8'));
+  const byId = new Map<string, DevEntity>();
+  for (const r of rows) {
+    const title = paperTitle(r.Title!);
+    const id = na(r['Paper ID']) ?? `${slugOf(title)}-${r['Pub year']}`;
+    let e = byId.get(id);
+    if (!e) {
+      const fields: PaperFields = { kind: 'paper', field: r.Field!, pubYear: Number(r['Pub year']), prizeYear: Number(r['Prize year']), authors: [], title };
+      e = { key: `paper:${id}`, kind: 'paper', name: title, aliases: [], domain: null, slug: `${slugOf(title).slice(0, 60)}-${id}`, date: `${r['Pub year']}-06-01`, fields };
+      byId.set(id, e);
+    }
+    const f = e.fields as PaperFields;
+    const author = r['Laureate name']!.trim();
+    if (!f.authors.includes(author)) f.authors.push(author);
+    f.prizeYear = Math.min(f.prizeYear, Number(r['Prize year']));
+  }
+  return [...byId.values()];
+}
+
 let cache: DevEntity[] | null = null;
 
 /** Every entity of the development set, in a fixed order. */
 export function loadEntities(): DevEntity[] {
-  cache ??= [...loadYc('top.json'), ...loadYc('nonprofit.json')];
+  cache ??= [...loadYc('top.json'), ...loadYc('nonprofit.json'), ...loadResearchers(), ...loadPapers()];
   return cache;
 }
 
