@@ -369,6 +369,17 @@ describe('reading runs', () => {
     const run = RunRecord.parse((await h.app.inject({ method: 'GET', url: `/v1/searches/${id}`, headers: bearer(key) })).json());
     expect(run).toMatchObject({ status: 'done', usdDisplay: '$0.0123', result: final });
   });
+
+  it('shows the spend so far as usdDisplay while the run is running (the latest cost event)', async () => {
+    const id = (await post({ q: 'fintech startups' })).json().id;
+    const claimed = (await h.deps.store.runs.claim(id, 'coordinator-1', 15_000, Date.now()))!;
+    // What the coordinator persists right before it emits `cost` with usd 0.05.
+    expect(await h.deps.store.runs.progress(id, claimed.lease, { spendMicrousd: 50_000 }, Date.now())).toBe(true);
+    const run = RunRecord.parse((await h.app.inject({ method: 'GET', url: `/v1/searches/${id}`, headers: bearer(key) })).json());
+    expect(run).toMatchObject({ status: 'running', usdDisplay: '$0.05' });
+    const list = (await h.app.inject({ method: 'GET', url: '/v1/searches', headers: bearer(key) })).json() as { runs: { id: string; usdDisplay: string }[] };
+    expect(list.runs.find((r) => r.id === id)?.usdDisplay).toBe('$0.05');
+  });
 });
 
 describe('POST /v1/searches/{id}/stop', () => {

@@ -1,5 +1,5 @@
 import type { RunDoc } from '@leadfinder/platform';
-import type { RunListItem, RunRecord } from '@leadfinder/wire';
+import { isTerminal, microsToUsdDisplay, type RunListItem, type RunRecord } from '@leadfinder/wire';
 
 /** The public run record (spec §2.1): the stored document minus money internals, lease and trace. */
 export function toRunRecord(run: RunDoc): RunRecord {
@@ -13,7 +13,7 @@ export function toRunListItem(run: RunDoc): RunListItem {
     status: run.status,
     query: run.query,
     where: run.where,
-    usdDisplay: run.usdDisplay,
+    usdDisplay: usdDisplayOf(run),
     stopReason: run.stopReason,
     deadlineAt: run.deadlineAt,
     createdAt: run.createdAt,
@@ -23,6 +23,15 @@ export function toRunListItem(run: RunDoc): RunListItem {
     relax: run.relax,
     sites: run.sites,
   };
+}
+
+/**
+ * The charged figure to show when polling (spec §2.1). A terminal run's is the charge written with it;
+ * a running run's follows its spend, which the coordinator persists right before each `cost` event.
+ */
+function usdDisplayOf(run: RunDoc): string {
+  if (isTerminal(run.status)) return run.usdDisplay;
+  return microsToUsdDisplay(Math.min(run.spendMicrousd, run.holdMicrousd));
 }
 
 const RUN_ID = /^[0-9a-f]{32}$/;
