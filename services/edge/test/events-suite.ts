@@ -181,6 +181,16 @@ export function describeEventsRoute(label: string, queuePorts: QueuePortsFactory
         expect(res.json().detail).toEqual([expect.objectContaining({ loc: ['query', 'since'], type })]);
       });
 
+      it.each([
+        ['-1', 'greater_than_equal'],
+        ['abc', 'int_parsing'],
+      ])('answers Last-Event-ID: %s with a 422 naming since in the query (loc starts with body, query or path)', async (value, type) => {
+        const id = await startRun();
+        const res = await h.app.inject({ method: 'GET', url: `/v1/searches/${id}/events`, headers: { ...bearer(key), 'last-event-id': value } });
+        expect(res.statusCode).toBe(422);
+        expect(res.json().detail).toEqual([expect.objectContaining({ loc: ['query', 'since'], type })]);
+      });
+
       it('answers 401 without credentials and the same 404 for foreign and malformed ids', async () => {
         const id = await startRun();
         const other = await h.createAccount(10);

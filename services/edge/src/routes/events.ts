@@ -45,7 +45,9 @@ function readCursor(request: FastifyRequest<{ Querystring: Record<string, string
   const raw = request.query.since;
   if (raw !== undefined) return parseCursor(Array.isArray(raw) ? raw[raw.length - 1]! : raw, ['query', 'since']);
   const header = request.headers['last-event-id'];
-  if (typeof header === 'string' && header.trim() !== '') return parseCursor(header.trim(), ['header', 'last-event-id']);
+  // The header carries the same cursor as `since` (spec §4.5), and a validation `loc` starts with body,
+  // query or path (operator contract), so a bad header is reported as the query field `since`.
+  if (typeof header === 'string' && header.trim() !== '') return parseCursor(header.trim(), ['query', 'since']);
   return 0;
 }
 
