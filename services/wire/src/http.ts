@@ -79,7 +79,8 @@ export const KeyList = z.object({ keys: z.array(KeySummary) });
 const UsdAmount = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/)]);
 export const AdminCreateAccountRequest = z.object({
   balanceUsd: UsdAmount.default(0),
-  email: z.string().email().optional(),
+  // The WHATWG form rule (what browsers accept in type=email): the contract's own example "a@b.c" passes.
+  email: z.email({ pattern: z.regexes.html5Email }).optional(),
 });
 export const AdminCreatedAccount = z.object({
   id: z.string(),

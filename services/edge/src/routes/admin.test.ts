@@ -20,6 +20,14 @@ describe('admin API', () => {
     }
   });
 
+  it("accepts the operator contract's own example body, and refuses what is no email with 422 naming email", async () => {
+    const res = await call('POST', '/admin/accounts', { email: 'a@b.c' });
+    expect(res.statusCode).toBe(201);
+    const bad = await call('POST', '/admin/accounts', { balanceUsd: 1, email: 'not an email' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail).toEqual([expect.objectContaining({ loc: ['body', 'email'] })]);
+  });
+
   it('creates an account with a balance, a working API key and a session token', async () => {
     const res = await call('POST', '/admin/accounts', { balanceUsd: 25, email: 'a@b.co' });
     expect(res.statusCode).toBe(201);
