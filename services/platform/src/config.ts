@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { usdToMicros } from '@leadfinder/wire';
+import { llmListPrice } from './llm-prices.js';
 
 /**
  * The one configuration object (operator contract "Configuration"). Parsed once, in the entry point,
@@ -20,6 +22,21 @@ const usd = (fallback: string) =>
         return z.NEVER;
       }
     });
+/** A USD amount that may be left unset (its default depends on other variables). */
+const optionalUsd = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === '') return undefined;
+    try {
+      const micros = usdToMicros(v);
+      if (micros < 0) throw new RangeError('negative');
+      return micros;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `expected a non-negative USD amount, got "${v}"` });
+      return z.NEVER;
+    }
+  });
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .default('0')
@@ -81,9 +98,9 @@ export const ConfigSchema = z
     LEADFINDER_RUN_DEADLINE_S: positiveInt(9000),
     LEADFINDER_PRICE_SEARCH_USD: usd('0.005'),
     LEADFINDER_PRICE_PAGE_USD: usd('0.001'),
-    // gpt-4o-mini list prices per million tokens.
-    LEADFINDER_PRICE_LLM_INPUT_USD_PER_MTOK: usd('0.15'),
-    LEADFINDER_PRICE_LLM_OUTPUT_USD_PER_MTOK: usd('0.60'),
+    // Per million tokens; unset: the list price of LEADFINDER_LLM_MODEL (llm-prices.ts), required for others.
+    LEADFINDER_PRICE_LLM_INPUT_USD_PER_MTOK: optionalUsd,
+    LEADFINDER_PRICE_LLM_OUTPUT_USD_PER_MTOK: optionalUsd,
     LEADFINDER_SPEND_CEILING_USD: usd('5.00'),
     // Tests only: lets the fetcher open loopback/private addresses (otherwise refused: SSRF).
     LEADFINDER_FETCH_ALLOW_PRIVATE: flag,
@@ -123,8 +140,11 @@ export const ConfigSchema = z
     LEADFINDER_SESSION_TTL_S: positiveInt(7 * 24 * 3600),
     // Public base URL (for OIDC redirects and links); default http://HOST:PORT.
     LEADFINDER_PUBLIC_URL: optionalUrl,
-    // Per-credential request budget per minute on /v1 and /api/keys (429 beyond it).
+    // Per-account request budget per minute on /v1 and /api/keys (429 beyond it), counted per edge.
     LEADFINDER_RATE_LIMIT_PER_MIN: positiveInt(600),
+    // Event streams one account may hold open at once (429 beyond), and live API keys it may have.
+    LEADFINDER_STREAMS_PER_ACCOUNT: positiveInt(20),
+    LEADFINDER_KEYS_PER_ACCOUNT: positiveInt(20),
     // A dead coordinator's lease lapses after this; must stay ≤ 30 s (operator contract).
     LEADFINDER_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(30000).default(15000),
     // Most runs one coordinator drives at once.
@@ -147,7 +167,38 @@ export const ConfigSchema = z
     }
     const refusal = c.LEADFINDER_DEV_SIGNIN ? devSignInConfigRefusal(c) : null;
     if (refusal) ctx.addIssue({ code: 'custom', path: ['LEADFINDER_DEV_SIGNIN'], message: refusal });
+    if (c.LEADFINDER_CORPUS_DIR && (c.LEADFINDER_SEARCH ?? 'corpus') === 'corpus') {
+      const problem = folderProblem(c.LEADFINDER_CORPUS_DIR);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['LEADFINDER_CORPUS_DIR'], message: problem });
+    }
+    // A model the service knows no price of is never billed at another model's price.
+    if (c.LEADFINDER_LLM_BASE_URL && !llmListPrice(c.LEADFINDER_LLM_MODEL)) {
+      for (const variable of ['LEADFINDER_PRICE_LLM_INPUT_USD_PER_MTOK', 'LEADFINDER_PRICE_LLM_OUTPUT_USD_PER_MTOK'] as const) {
+        if (c[variable] !== undefined) continue;
+        ctx.addIssue({
+          code: 'custom', path: [variable],
+          message: `required for LEADFINDER_LLM_MODEL=${c.LEADFINDER_LLM_MODEL}: no list price is known for it (set 0 for a free local model)`,
+        });
+      }
+    }
+  })
+  .transform((c) => {
+    const list = llmListPrice(c.LEADFINDER_LLM_MODEL);
+    return {
+      ...c,
+      LEADFINDER_PRICE_LLM_INPUT_USD_PER_MTOK: c.LEADFINDER_PRICE_LLM_INPUT_USD_PER_MTOK ?? list?.inputMicrousdPerMtok ?? 0,
+      LEADFINDER_PRICE_LLM_OUTPUT_USD_PER_MTOK: c.LEADFINDER_PRICE_LLM_OUTPUT_USD_PER_MTOK ?? list?.outputMicrousdPerMtok ?? 0,
+    };
   });
+
+/** Why a configured folder cannot be used, or null. */
+function folderProblem(path: string): string | null {
+  try {
+    return statSync(path).isDirectory() ? null : 'not a folder';
+  } catch {
+    return 'no such folder';
+  }
+}
 
 /** Why the development sign-in may not run with this configuration (anyone could sign in as anyone). */
 function devSignInConfigRefusal(c: { HOST: string; LEADFINDER_PUBLIC_URL?: string | undefined; LEADFINDER_OIDC_ISSUER?: string | undefined }): string | null {

@@ -8,13 +8,14 @@ import { assertNever } from '@leadfinder/platform';
 
 /**
  * onRequest hooks: authentication runs before body parsing and before any run lookup, then the
- * per-credential rate limit (only authenticated calls spend tokens).
+ * per-account rate limit (only authenticated calls spend tokens; every key and session of one account
+ * draws on the same budget, so more keys buy no more requests).
  */
 export function searchCallerGuard(deps: AuthDeps, limiter: RateLimiter): onRequestAsyncHookHandler {
   return async (request) => {
     const result = await authenticateCaller(deps, request.headers.authorization);
     if (!result.ok) throw callerFailure(result.reason);
-    limit(limiter, result.credentialId);
+    limit(limiter, result.account.id);
     request.caller = result.account;
   };
 }
@@ -23,7 +24,7 @@ export function sessionGuard(deps: AuthDeps, limiter: RateLimiter): onRequestAsy
   return async (request) => {
     const result = await authenticateSession(deps, request.headers.authorization);
     if (!result.ok) throw sessionFailure(result.reason);
-    limit(limiter, result.credentialId);
+    limit(limiter, result.account.id);
     request.caller = result.account;
   };
 }
@@ -33,8 +34,8 @@ export function callerOf(request: FastifyRequest): AccountDoc {
   return request.caller;
 }
 
-function limit(limiter: RateLimiter, credentialId: string): void {
-  const wait = limiter.take(credentialId);
+function limit(limiter: RateLimiter, accountId: string): void {
+  const wait = limiter.take(`account:${accountId}`);
   if (wait !== null) throw new RateLimitedError(wait);
 }
 

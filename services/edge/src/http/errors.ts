@@ -32,8 +32,8 @@ export class InsufficientBalanceError extends LeadfinderError {
 
 /** 429 with Retry-After; not a domain failure, so it has no code of its own in the catalog. */
 export class RateLimitedError extends LeadfinderError {
-  constructor(readonly retryAfterS: number) {
-    super('LF_ERR_UNAVAILABLE', 'Too many requests', { retryable: true, nextRetryDelayMs: retryAfterS * 1000 });
+  constructor(readonly retryAfterS: number, readonly detail = 'Too many requests') {
+    super('LF_ERR_UNAVAILABLE', detail, { retryable: true, nextRetryDelayMs: retryAfterS * 1000 });
     this.name = 'RateLimitedError';
   }
 }
@@ -81,7 +81,7 @@ export function statusFor(error: LeadfinderError): number {
 function detailFor(error: LeadfinderError, status: number): unknown {
   if (error instanceof RequestValidationError) return error.issues;
   if (error instanceof InsufficientBalanceError) return error.detail;
-  if (error instanceof RateLimitedError) return 'Too many requests';
+  if (error instanceof RateLimitedError) return error.detail;
   if (error instanceof ApiError) return error.detail;
   return status === 500 ? INTERNAL_DETAIL : STATUS_TEXT[status] ?? INTERNAL_DETAIL;
 }

@@ -1,12 +1,13 @@
 import type { Clock } from '@leadfinder/platform';
 
 /**
- * In-memory token bucket per credential: `perMinute` requests of burst, refilled continuously. Per edge
- * process (a cluster multiplies it by the replica count), which is enough to blunt a runaway client.
+ * In-memory token bucket per key (an account, a client address): `perMinute` requests of burst,
+ * refilled continuously. Per edge process (a cluster multiplies it by the replica count), which is
+ * enough to blunt a runaway client.
  */
 export interface RateLimiter {
   /** Take one token; null when allowed, else the seconds to wait (for Retry-After). */
-  take(credentialId: string): number | null;
+  take(bucketKey: string): number | null;
 }
 
 export interface RateLimiterOptions {
@@ -30,13 +31,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   }
 
   return {
-    take(credentialId) {
+    take(bucketKey) {
       const now = options.clock.now();
       sweep(now);
-      const bucket = buckets.get(credentialId) ?? { tokens: capacity, at: now };
+      const bucket = buckets.get(bucketKey) ?? { tokens: capacity, at: now };
       bucket.tokens = Math.min(capacity, bucket.tokens + (now - bucket.at) * perMs);
       bucket.at = now;
-      buckets.set(credentialId, bucket);
+      buckets.set(bucketKey, bucket);
       if (bucket.tokens >= 1) {
         bucket.tokens -= 1;
         return null;

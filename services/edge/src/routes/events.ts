@@ -3,8 +3,9 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isTerminal } from '@leadfinder/wire';
 import type { EdgeDeps } from '../deps.js';
+import { authenticateCaller } from '../auth/authenticate.js';
 import { callerOf } from '../auth/guards.js';
-import { RequestValidationError, notFound } from '../http/errors.js';
+import { RateLimitedError, RequestValidationError, notFound } from '../http/errors.js';
 import { findOwnRun } from '../runs/run-view.js';
 import { UNKNOWN_SEARCH } from './searches.js';
 
@@ -25,6 +26,9 @@ const SSE_HEADERS = {
  */
 export function eventRoutes(deps: EdgeDeps): FastifyPluginAsync {
   const keepaliveMs = Math.min(deps.options?.sseKeepaliveMs ?? MAX_KEEPALIVE_MS, MAX_KEEPALIVE_MS);
+  const cap = deps.config.LEADFINDER_STREAMS_PER_ACCOUNT;
+  // Open streams per account on this edge (a distributed deployment counts per edge).
+  const open = new Map<string, number>();
   return async (app) => {
     app.get<{ Params: { id: string }; Querystring: Record<string, string | string[] | undefined> }>(
       '/searches/:id/events',
@@ -33,12 +37,32 @@ export function eventRoutes(deps: EdgeDeps): FastifyPluginAsync {
         const since = readCursor(request);
         const run = await findOwnRun(deps.store.runs, account.id, request.params.id);
         if (!run) throw notFound(UNKNOWN_SEARCH);
-        reply.hijack();
-        await stream(deps, run.id, since, keepaliveMs, reply.raw);
+        const held = open.get(account.id) ?? 0;
+        if (held >= cap) throw new RateLimitedError(STREAM_RETRY_AFTER_S, `Too many open event streams: an account may hold ${cap}`);
+        open.set(account.id, held + 1);
+        // The credential is checked again at every keepalive: a revoked key, a closed or deleted
+        // account, or a session signed out everywhere ends the stream.
+        const header = request.headers.authorization;
+        const stillAllowed = async (): Promise<boolean> => {
+          const result = await authenticateCaller({ store: deps.store, sessions: deps.sessions, clock: deps.clock }, header);
+          if (result.ok) return result.account.id === account.id;
+          return result.reason === 'lookup_failed'; // a store hiccup is not a revocation
+        };
+        try {
+          reply.hijack();
+          await stream(deps, run.id, since, keepaliveMs, reply.raw, stillAllowed);
+        } finally {
+          const left = (open.get(account.id) ?? 1) - 1;
+          if (left > 0) open.set(account.id, left);
+          else open.delete(account.id);
+        }
       },
     );
   };
 }
+
+/** Retry-After of a refused stream: streams end when their runs do, so a slot frees up soon. */
+const STREAM_RETRY_AFTER_S = 5;
 
 /** `?since=` wins over `Last-Event-ID`; both must be non-negative integers. No cursor: from the start. */
 function readCursor(request: FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>): number {
@@ -65,7 +89,9 @@ function parseCursor(value: string, loc: string[]): number {
 const TAIL_COST_STAGES = new Set(['Done', 'Stopped', 'Budget exhausted', 'Error', 'Interrupted']);
 const ENDING_CHECK_MS = 250;
 
-async function stream(deps: EdgeDeps, runId: string, since: number, keepaliveMs: number, res: ServerResponse): Promise<void> {
+async function stream(
+  deps: EdgeDeps, runId: string, since: number, keepaliveMs: number, res: ServerResponse, stillAllowed: () => Promise<boolean>,
+): Promise<void> {
   const abort = new AbortController();
   const stop = () => abort.abort();
   // The client went away (or we ended): stop following; the run itself carries on.
@@ -100,8 +126,17 @@ async function stream(deps: EdgeDeps, runId: string, since: number, keepaliveMs:
   const timer = setInterval(() => {
     if (ticking || abort.signal.aborted) return;
     ticking = true;
-    void write(': keepalive\n\n')
-      .then(closeIfCaughtUp)
+    void stillAllowed()
+      .then(async (allowed) => {
+        if (!allowed) {
+          deps.logger.info('event stream closed: credential no longer valid', { runId });
+          stop();
+          return;
+        }
+        await write(': keepalive\n\n');
+        await closeIfCaughtUp();
+      })
+      .catch(() => undefined)
       .finally(() => {
         ticking = false;
       });

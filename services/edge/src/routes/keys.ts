@@ -5,7 +5,7 @@ import type { KeyDoc } from '@leadfinder/platform';
 import type { EdgeDeps } from '../deps.js';
 import { callerOf } from '../auth/guards.js';
 import { newKeyDoc } from '../auth/keys.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { ApiError, badRequest, notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validation.js';
 
 /** `/api/keys` (spec §4.6, operator contract "Credentials and keys"); behind the session-only guard. */
@@ -15,6 +15,12 @@ export function keyRoutes(deps: EdgeDeps): FastifyPluginAsync {
       const account = callerOf(request);
       const { name } = parseOrThrow(CreateKeyRequest, request.body, 'body');
       if (name.trim() === '') throw badRequest('name is required');
+      // A cap on live keys: each one is another long-lived secret to leak. Checked, then inserted: two
+      // creations racing at the cap may both pass, which the cap tolerates.
+      const cap = deps.config.LEADFINDER_KEYS_PER_ACCOUNT;
+      if ((await deps.store.keys.listForAccount(account.id)).length >= cap) {
+        throw new ApiError('LF_ERR_CONFLICT', `Too many keys: an account may have ${cap}; revoke one first`);
+      }
       const now = new Date(deps.clock.now()).toISOString();
       const { doc, key } = newKeyDoc({ id: deps.ids.id('key'), accountId: account.id, name, now });
       await deps.store.keys.insert(doc);
