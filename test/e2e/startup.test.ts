@@ -63,6 +63,12 @@ describe('starting the embedded service', () => {
     expect(r2.code).toBe(1);
     expect(r2.stderr.trim().split('\n')).toHaveLength(1);
     expect(r2.stderr).toContain('LEADFINDER_SEARXNG_URL');
+
+    const corpusDataDir = mkdtempSync(join(tmpdir(), 'lf-bad-'));
+    cleanup.push(() => rmSync(corpusDataDir, { recursive: true, force: true }));
+    const r3 = refusedStart({ LEADFINDER_CORPUS_DIR: '/nonexistent', LEADFINDER_DATA_DIR: corpusDataDir });
+    expect(r3.code).toBe(1);
+    expect(r3.stderr.trim().split('\n')).toEqual([expect.stringMatching(/LEADFINDER_CORPUS_DIR: no such folder \(got "\/nonexistent"\)/)]);
   }, 60_000);
 
   it('refuses the development sign-in off loopback, behind https and on a separate edge, in one line saying why', () => {
