@@ -75,7 +75,18 @@ describe('OpenAPI document', () => {
   type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
   let doc: Doc;
   beforeAll(async () => {
-    doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    doc = (await h.app.inject({ method: 'GET', url: '/admin/openapi.json', headers: bearer(ADMIN_TOKEN) })).json();
+  });
+
+  it('serves the public document without the admin API, and the whole one to the admin token only', async () => {
+    const pub = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(pub.paths).filter((p) => p.startsWith('/admin'))).toEqual([]);
+    expect(JSON.stringify(pub)).not.toMatch(/admin/i);
+    expect(Object.keys(pub.paths).sort()).toEqual(Object.keys(doc.paths).filter((p) => !p.startsWith('/admin')).sort());
+    for (const headers of [{}, bearer('not-the-admin-token-0123456789abcdef')]) {
+      const res = await h.app.inject({ method: 'GET', url: '/admin/openapi.json', headers });
+      expect([res.statusCode, res.json()]).toEqual([401, { detail: 'Invalid admin token' }]);
+    }
   });
 
   /** The response must be documented for its path, method and status, and its body must match the schema. */
@@ -91,6 +102,7 @@ describe('OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/admin/accounts', '/admin/accounts/{id}', '/admin/accounts/{id}/close', '/admin/accounts/{id}/sessions', '/admin/accounts/{id}/topup',
+      '/admin/openapi.json',
       '/api/keys', '/api/keys/{id}', '/healthz', '/openapi.json', '/readyz',
       '/v1/searches', '/v1/searches/{id}', '/v1/searches/{id}/events', '/v1/searches/{id}/stop',
     ]);

@@ -47,7 +47,22 @@ const SSE_DESCRIPTION = [
   'The stream closes once the run is terminal and every event was sent; closing it never stops the run.',
 ].join(' ');
 
-export function buildOpenApiDocument(): Json {
+/**
+ * `public`: what `/openapi.json` serves to anyone: the search, key and probe endpoints, nothing of the
+ * admin API (its paths would map the operator's attack surface). `admin`: everything, served at
+ * `/admin/openapi.json` to the admin token only.
+ */
+export function buildOpenApiDocument(audience: 'public' | 'admin' = 'public'): Json {
+  const full = buildFullDocument();
+  if (audience === 'admin') return full;
+  const components = full.components as { securitySchemes: Json; schemas: Json };
+  const { adminToken: _adminScheme, ...securitySchemes } = components.securitySchemes;
+  const schemas = Object.fromEntries(Object.entries(components.schemas).filter(([name]) => !name.startsWith('Admin')));
+  const paths = Object.fromEntries(Object.entries(full.paths as Json).filter(([path]) => !path.startsWith('/admin')));
+  return { ...full, components: { ...components, securitySchemes, schemas }, paths };
+}
+
+function buildFullDocument(): Json {
   const events = RunEvent.options.map((o) => schema(o));
   return {
     openapi: '3.1.0',
@@ -207,7 +222,14 @@ export function buildOpenApiDocument(): Json {
       '/readyz': {
         get: { summary: 'Dependencies reachable', responses: { 200: json('Health', 'Ready.'), 503: err('`Not ready`.') } },
       },
-      '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1 document.' } } } },
+      '/openapi.json': { get: { summary: 'This document (public endpoints)', responses: { 200: { description: 'OpenAPI 3.1 document.' } } } },
+      '/admin/openapi.json': {
+        get: {
+          summary: 'This document with the admin API',
+          security: admin,
+          responses: { 200: { description: 'OpenAPI 3.1 document.' }, ...adminAuth },
+        },
+      },
     },
   };
 }

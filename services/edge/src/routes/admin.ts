@@ -7,6 +7,7 @@ import type { AccountDoc } from '@leadfinder/platform';
 import type { EdgeDeps } from '../deps.js';
 import { bearerToken } from '../auth/authenticate.js';
 import { newKeyDoc } from '../auth/keys.js';
+import { buildOpenApiDocument } from '../openapi/document.js';
 import { RequestValidationError, notFound, unauthenticated } from '../http/errors.js';
 import { parseOrThrow } from '../http/validation.js';
 
@@ -24,6 +25,9 @@ export function adminRoutes(deps: EdgeDeps, adminToken: string): FastifyPluginAs
       // Compare digests so the comparison is constant-time whatever the token lengths.
       if (token === null || !timingSafeEqual(digest(token), expected)) throw unauthenticated('Invalid admin token');
     });
+
+    const document = buildOpenApiDocument('admin');
+    app.get('/openapi.json', async () => document);
 
     app.post('/accounts', async (request, reply) => {
       const body = parseOrThrow(AdminCreateAccountRequest, request.body ?? {}, 'body');
