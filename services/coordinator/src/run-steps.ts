@@ -27,6 +27,8 @@ export interface DriveTuning {
   maxRounds: number;
   /** Consecutive rounds that open no new page and find no new candidate before the run gives up. @default 2 */
   maxEmptyRounds: number;
+  /** Candidates' own pages (leads from listings) opened per round, each a priced page. @default 40 */
+  maxLeadsPerRound: number;
 }
 export const DEFAULT_DRIVE_TUNING: DriveTuning = {
   fetchParallelism: 4,
@@ -37,6 +39,7 @@ export const DEFAULT_DRIVE_TUNING: DriveTuning = {
   maxSearchPages: 5,
   maxRounds: 50,
   maxEmptyRounds: 2,
+  maxLeadsPerRound: 40,
 };
 
 export interface RunStepsOptions {

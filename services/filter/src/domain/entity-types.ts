@@ -33,6 +33,7 @@ export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
   company: [
     'startup', 'start-up', 'company', 'companies', 'firm', 'business', 'scaleup', 'scale-up', 'maker', 'manufacturer',
     'provider', 'vendor', 'agency', 'brand', 'employer', 'sme', 'fintech', 'insurtech', 'proptech', 'enterprise',
+    'organization', 'organisation', 'nonprofit', 'non-profit', 'charity', 'ngo',
   ],
 };
 

@@ -1,92 +1,277 @@
+import { City, State } from 'country-state-city';
+import { continents, countries } from 'countries-list';
+
 /**
- * A small gazetteer: enough to recognise a place in a lowercase query and to loosen a city to its
- * country (and a country to its region) when a location filter keeps almost nobody.
+ * Places and their containment (San Francisco ⊂ California ⊂ United States ⊂ North America; Berlin ⊂
+ * Germany ⊂ Europe), read from two maintained gazetteer packages: `country-state-city` (countries, their
+ * states and cities) and `countries-list` (continents, country aliases, capitals). The city index is
+ * built on first use (about 150 000 names, under a second) and kept for the process.
  */
-const CITY_COUNTRY: Record<string, string> = {
-  berlin: 'Germany', munich: 'Germany', hamburg: 'Germany', frankfurt: 'Germany', cologne: 'Germany',
-  stuttgart: 'Germany', leipzig: 'Germany', dusseldorf: 'Germany', london: 'United Kingdom',
-  manchester: 'United Kingdom', edinburgh: 'United Kingdom', cambridge: 'United Kingdom', oxford: 'United Kingdom',
-  paris: 'France', lyon: 'France', amsterdam: 'Netherlands', rotterdam: 'Netherlands', madrid: 'Spain',
-  barcelona: 'Spain', lisbon: 'Portugal', porto: 'Portugal', vienna: 'Austria', zurich: 'Switzerland',
-  geneva: 'Switzerland', stockholm: 'Sweden', copenhagen: 'Denmark', oslo: 'Norway', helsinki: 'Finland',
-  warsaw: 'Poland', prague: 'Czech Republic', milan: 'Italy', rome: 'Italy', dublin: 'Ireland',
-  brussels: 'Belgium', tallinn: 'Estonia', 'new york': 'United States', 'san francisco': 'United States',
-  boston: 'United States', austin: 'United States', toronto: 'Canada', singapore: 'Singapore', tokyo: 'Japan',
-};
 
-const COUNTRY_REGION: Record<string, string> = {
-  germany: 'Europe', 'united kingdom': 'Europe', france: 'Europe', netherlands: 'Europe', spain: 'Europe',
-  portugal: 'Europe', austria: 'Europe', switzerland: 'Europe', sweden: 'Europe', denmark: 'Europe',
-  norway: 'Europe', finland: 'Europe', poland: 'Europe', 'czech republic': 'Europe', italy: 'Europe',
-  ireland: 'Europe', belgium: 'Europe', estonia: 'Europe', 'united states': 'North America',
-  canada: 'North America', singapore: 'Asia', japan: 'Asia',
-};
-
-/** Other names a place goes by in page text (demonyms and local spellings). */
-const ALSO_KNOWN_AS: Record<string, string[]> = {
-  germany: ['German'], 'united kingdom': ['UK', 'British', 'England'], france: ['French'],
-  netherlands: ['Dutch'], munich: ['München'], cologne: ['Köln'], lisbon: ['Lisboa'], vienna: ['Wien'],
-  'united states': ['US', 'USA'], europe: ['European'],
-};
-
-export type PlaceLevel = 'city' | 'country' | 'region';
+export type PlaceLevel = 'city' | 'state' | 'country' | 'region';
 
 export interface Place {
   name: string;
   level: PlaceLevel;
+  /** ISO 3166-1 alpha-2 of the country it is in (or is); absent for a region. */
+  country?: string;
+  /** The state's code within its country (for a state or a city). */
+  state?: string;
+  /** countries-list continent code (EU, NA, AS, …). */
+  continent?: string;
 }
 
-function title(name: string): string {
-  return name.replace(/\b\p{L}/gu, (c) => c.toUpperCase());
+/** What page text also calls a place (demonyms and short forms the gazetteer does not list). */
+const ALSO_KNOWN_AS: Record<string, string[]> = {
+  DE: ['German'], GB: ['UK', 'U.K.', 'British', 'Britain', 'England'], FR: ['French'], NL: ['Dutch'], US: ['U.S.', 'American'],
+  IN: ['Indian'], CA: ['Canadian'], ES: ['Spanish'], IT: ['Italian'], EU: ['European'],
+};
+
+const norm = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[.]/g, '').replace(/\s+/g, ' ').trim();
+
+interface CityRow { name: string; country: string; state: string }
+
+interface Index {
+  countries: Map<string, string>; // name/alias → ISO2
+  states: Map<string, { country: string; code: string; name: string }[]>; // name → states
+  stateByCode: Map<string, { name: string; code: string }>; // `${country}/${code}` → state
+  cities: Map<string, CityRow[]>;
+  citiesPerState: Map<string, number>;
+  capitals: Map<string, string>; // normalised capital → ISO2
 }
 
-/** The place a lowercased name denotes, when the gazetteer knows it. */
+let index: Index | null = null;
+
+function buildIndex(): Index {
+  const idx: Index = { countries: new Map(), states: new Map(), stateByCode: new Map(), cities: new Map(), citiesPerState: new Map(), capitals: new Map() };
+  for (const [iso2, c] of Object.entries(countries)) {
+    const data = c as { name: string; native: string; capital: string; alias?: string[] };
+    for (const n of [data.name, data.native, ...(data.alias ?? [])]) if (n) idx.countries.set(norm(n), iso2);
+    if (data.capital) idx.capitals.set(norm(data.capital), iso2);
+  }
+  for (const s of State.getAllStates()) {
+    const list = idx.states.get(norm(s.name)) ?? [];
+    list.push({ country: s.countryCode, code: s.isoCode, name: s.name });
+    idx.states.set(norm(s.name), list);
+    idx.stateByCode.set(`${s.countryCode}/${s.isoCode}`, { name: s.name, code: s.isoCode });
+  }
+  for (const c of City.getAllCities()) {
+    const key = norm(c.name);
+    const list = idx.cities.get(key) ?? [];
+    list.push({ name: c.name, country: c.countryCode, state: c.stateCode });
+    idx.cities.set(key, list);
+    const s = `${c.countryCode}/${c.stateCode}`;
+    idx.citiesPerState.set(s, (idx.citiesPerState.get(s) ?? 0) + 1);
+  }
+  return idx;
+}
+
+function gazetteer(): Index {
+  index ??= buildIndex();
+  return index;
+}
+
+function countryName(iso2: string): string {
+  return (countries as Record<string, { name: string }>)[iso2]?.name ?? iso2;
+}
+
+function continentOf(iso2: string): string | undefined {
+  return (countries as Record<string, { continent: string }>)[iso2]?.continent;
+}
+
+function countryPlace(iso2: string): Place {
+  const continent = continentOf(iso2);
+  return { name: countryName(iso2), level: 'country', country: iso2, ...(continent ? { continent } : {}) };
+}
+
+function statePlace(country: string, code: string): Place {
+  const s = gazetteer().stateByCode.get(`${country}/${code}`);
+  const continent = continentOf(country);
+  return { name: s?.name ?? code, level: 'state', country, state: code, ...(continent ? { continent } : {}) };
+}
+
+function cityPlace(row: CityRow): Place {
+  const continent = continentOf(row.country);
+  return { name: row.name, level: 'city', country: row.country, state: row.state, ...(continent ? { continent } : {}) };
+}
+
+function regionPlace(code: string): Place {
+  return { name: (continents as Record<string, string>)[code] ?? code, level: 'region', continent: code };
+}
+
+/**
+ * The likeliest reading of a lone city name: a capital, then a city-state (Hamburg), then the city in the
+ * state with the most listed cities (a proxy for the populous place: San Francisco, CA over Argentina's).
+ */
+function likeliestCity(rows: readonly CityRow[], within?: { country?: string; state?: string }): CityRow | null {
+  let pool = rows.filter((r) => (!within?.country || r.country === within.country) && (!within?.state || r.state === within.state));
+  if (pool.length === 0) return null;
+  const idx = gazetteer();
+  const capitalOf = idx.capitals.get(norm(pool[0]!.name));
+  const capital = pool.find((r) => r.country === capitalOf);
+  if (capital) return capital;
+  const cityState = pool.find((r) => norm(idx.stateByCode.get(`${r.country}/${r.state}`)?.name ?? '') === norm(r.name));
+  if (cityState) return cityState;
+  pool = [...pool].sort((a, b) => (idx.citiesPerState.get(`${b.country}/${b.state}`) ?? 0) - (idx.citiesPerState.get(`${a.country}/${a.state}`) ?? 0));
+  return pool[0]!;
+}
+
+const REGION_NAMES = new Map(Object.entries(continents).map(([code, name]) => [norm(name), code] as const));
+
+/** The place a name denotes on its own (a query's "in X"), or null when the gazetteer knows no such place. */
 export function knownPlace(name: string): Place | null {
-  const key = name.toLowerCase().trim();
-  if (CITY_COUNTRY[key]) return { name: title(key), level: 'city' };
-  if (COUNTRY_REGION[key]) return { name: title(key).replace('United Kingdom', 'United Kingdom'), level: 'country' };
-  if (key === 'europe' || key === 'north america' || key === 'asia') return { name: title(key), level: 'region' };
+  const key = norm(name);
+  if (!key) return null;
+  const idx = gazetteer();
+  const region = REGION_NAMES.get(key);
+  if (region) return regionPlace(region);
+  const iso2 = key.length > 2 || /^(us|uk)$/.test(key) ? idx.countries.get(key) ?? (key === 'uk' ? 'GB' : undefined) : undefined;
+  if (iso2) return countryPlace(iso2);
+  const cities = idx.cities.get(key);
+  const states = idx.states.get(key);
+  // A state of that name wins over a small town ("California" is not the town in Pennsylvania), but not
+  // over a capital or a city-state; "New York" in a query means the city, as people use it.
+  if (key === 'new york') return cityPlace({ name: 'New York City', country: 'US', state: 'NY' });
+  const city = cities && cities.length > 0 ? likeliestCity(cities) : null;
+  const eminent = city && (idx.capitals.get(key) === city.country || norm(idx.stateByCode.get(`${city.country}/${city.state}`)?.name ?? '') === key);
+  if (states && states.length > 0 && !eminent) {
+    const best = [...states].sort((a, b) => (idx.citiesPerState.get(`${b.country}/${b.code}`) ?? 0) - (idx.citiesPerState.get(`${a.country}/${a.code}`) ?? 0))[0]!;
+    return statePlace(best.country, best.code);
+  }
+  if (city) return cityPlace(city);
   return null;
 }
 
-/** Names under which a place appears in pages: itself plus its aliases. */
+/** Names under which a place appears in pages: itself, its aliases, and for a city its usual short forms. */
 export function placeNames(place: Place): string[] {
-  return [place.name, ...(ALSO_KNOWN_AS[place.name.toLowerCase()] ?? [])];
+  const out = [place.name];
+  if (place.level === 'country' && place.country) {
+    const listed = (countries as Record<string, { alias?: string[] }>)[place.country]?.alias ?? [];
+    out.push(...listed, ...(ALSO_KNOWN_AS[place.country] ?? []));
+  }
+  if (place.level === 'region' && place.continent) out.push(...(ALSO_KNOWN_AS[place.continent] ?? []));
+  if (place.level === 'city' && place.name === 'New York City') out.push('New York', 'NYC');
+  if (place.level === 'city' && place.name === 'Bengaluru') out.push('Bangalore');
+  return [...new Set(out)];
 }
 
-/** All places inside a place (a country's cities), so a loosened filter still accepts "Munich-based". */
+/** A few names inside a place (its states, for search excerpts); membership itself is `placeContains`. */
 export function placesWithin(place: Place): string[] {
-  const key = place.name.toLowerCase();
-  if (place.level === 'country') return Object.entries(CITY_COUNTRY).filter(([, c]) => c.toLowerCase() === key).map(([city]) => title(city));
-  if (place.level === 'region') {
-    const countries = Object.entries(COUNTRY_REGION).filter(([, r]) => r.toLowerCase() === key).map(([c]) => c);
-    return [...countries.map(title), ...countries.flatMap((c) => placesWithin({ name: c, level: 'country' }))];
+  if (place.level === 'country' && place.country) return State.getStatesOfCountry(place.country).map((s) => s.name).slice(0, 60);
+  if (place.level === 'region' && place.continent) {
+    return Object.entries(countries).filter(([, c]) => (c as { continent: string }).continent === place.continent).map(([, c]) => (c as { name: string }).name);
   }
   return [];
 }
 
-/** One step wider: city → its country, country → its region, region → nothing. */
+/** One step wider: city → its state (or country), state → country, country → continent, continent → nothing. */
 export function widerPlace(place: Place): Place | null {
-  const key = place.name.toLowerCase();
-  if (place.level === 'city') {
-    const country = CITY_COUNTRY[key];
-    return country ? { name: country, level: 'country' } : null;
+  if (place.level === 'city' && place.country) {
+    // Cities of small countries sit in nominal states; widen straight to the country there.
+    const states = State.getStatesOfCountry(place.country).length;
+    return place.state && states > 0 && place.country === 'US' ? statePlace(place.country, place.state) : countryPlace(place.country);
   }
-  if (place.level === 'country') {
-    const region = COUNTRY_REGION[key];
-    return region ? { name: region, level: 'region' } : null;
+  if (place.level === 'state' && place.country) return countryPlace(place.country);
+  if (place.level === 'country' && place.continent) return regionPlace(place.continent);
+  if (place.level === 'country' && place.country) {
+    const continent = continentOf(place.country);
+    return continent ? regionPlace(continent) : null;
   }
   return null;
 }
 
-/** Finds a place named after "in/based in/from/near" (gazetteer first, then a capitalised name). */
+/** True when `inner` lies in (or is) `outer`. */
+export function placeContains(outer: Place, inner: Place): boolean {
+  switch (outer.level) {
+    case 'region':
+      return inner.continent === outer.continent || (inner.level === 'region' && inner.name === outer.name);
+    case 'country':
+      return inner.level !== 'region' && inner.country === outer.country;
+    case 'state':
+      return (inner.level === 'state' || inner.level === 'city') && inner.country === outer.country && inner.state === outer.state;
+    case 'city':
+      return inner.level === 'city' && inner.country === outer.country && (!outer.state || !inner.state || inner.state === outer.state)
+        && sameCity(outer.name, inner.name);
+  }
+}
+
+function sameCity(a: string, b: string): boolean {
+  const na = norm(a).replace(/ city$/, '');
+  const nb = norm(b).replace(/ city$/, '');
+  return na === nb;
+}
+
+/**
+ * Reads a location as pages print it ("San Francisco, CA, USA", "London, England, United Kingdom",
+ * "Berlin", "Bengaluru, KA, India"): each `;`-separated part resolves to its most specific place, the
+ * country and state named after a city deciding which city it is.
+ */
+export function resolveLocation(text: string): Place[] {
+  const out: Place[] = [];
+  const idx = gazetteer();
+  for (const part of text.split(/\s*[;|]\s*|\s+and\s+|\s*\/\s*/)) {
+    const pieces = part.split(/\s*,\s*/).map((p) => p.trim()).filter(Boolean);
+    if (pieces.length === 0 || /^remote$/i.test(pieces[0]!)) continue;
+    let country: string | undefined;
+    let state: { code: string } | undefined;
+    const rest: string[] = [];
+    for (let i = pieces.length - 1; i >= 0; i--) {
+      const key = norm(pieces[i]!);
+      const c = !country && (key.length > 2 || i === pieces.length - 1) ? idx.countries.get(key) ?? (key === 'uk' ? 'GB' : undefined) : undefined;
+      if (c && i === pieces.length - 1) {
+        country = c;
+        continue;
+      }
+      if (!state && country) {
+        const byCode = idx.stateByCode.get(`${country}/${pieces[i]!.toUpperCase()}`);
+        const byName = idx.states.get(key)?.find((s) => s.country === country);
+        if (byCode || byName) {
+          state = { code: byCode?.code ?? byName!.code };
+          continue;
+        }
+      }
+      rest.unshift(pieces[i]!);
+    }
+    const cityName = rest[0];
+    if (cityName) {
+      const rows = idx.cities.get(norm(cityName)) ?? idx.cities.get(norm(cityName.replace(/ City$/i, ''))) ?? [];
+      const city = likeliestCity(rows, { ...(country ? { country } : {}), ...(state ? { state: state.code } : {}) })
+        ?? (country ? likeliestCity(rows, { country }) : null);
+      if (city) {
+        out.push(cityPlace({ ...city, name: cityName }));
+        continue;
+      }
+      if (!country) {
+        const alone = knownPlace(cityName);
+        if (alone) {
+          out.push(alone);
+          continue;
+        }
+      }
+      if (country) {
+        out.push(state ? { ...statePlace(country, state.code), name: cityName, level: 'city' } : { ...countryPlace(country), name: cityName, level: 'city' });
+        continue;
+      }
+    }
+    if (state && country) out.push(statePlace(country, state.code));
+    else if (country) out.push(countryPlace(country));
+  }
+  return out;
+}
+
+/** Words after which a query names a place. */
+const PLACE_CUE = /\b(?:in|based in|from|located in|headquartered in|near|around|out of)\s+((?:the\s+)?\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/giu;
+const NOT_PLACE = /^(Q[1-4]|January|February|March|April|May|June|July|August|September|October|November|December|the|a|an|this|last|next|my|our)$/i;
+
+/** Finds a place named after "in/based in/from/…" (the gazetteer's longest match, then a capitalised name). */
 export function findPlace(query: string): { place: Place; start: number; end: number } | null {
-  const re = /\b(?:in|based in|from|located in|headquartered in|near|around)\s+((?:the\s+)?\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,2})/giu;
-  for (const m of query.matchAll(re)) {
+  for (const m of query.matchAll(PLACE_CUE)) {
     const words = m[1]!.replace(/^the\s+/i, '').split(/\s+/);
-    // Longest known prefix first ("new york city" → "New York").
-    for (let n = Math.min(3, words.length); n >= 1; n--) {
+    for (let n = Math.min(4, words.length); n >= 1; n--) {
       const candidate = words.slice(0, n).join(' ');
+      if (n === 1 && NOT_PLACE.test(candidate)) break;
+      // A lower-case single word ("in education") is a topic, not a place, unless it is a country.
+      if (n === 1 && !/^\p{Lu}/u.test(candidate) && !gazetteer().countries.has(norm(candidate))) continue;
       const known = knownPlace(candidate);
       if (known) {
         const start = m.index;
@@ -95,11 +280,41 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
       }
     }
     const capitalised = /^(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)/u.exec(m[1]!);
-    if (capitalised && !/^(Q[1-4]|January|February|March|April|May|June|July|August|September|October|November|December)$/.test(capitalised[1]!)) {
+    if (capitalised && !NOT_PLACE.test(capitalised[1]!) && !/^(Y Combinator|YC|Winter|Summer|Spring|Fall)\b/.test(capitalised[1]!)) {
       const start = m.index;
       const end = m.index + m[0].indexOf(m[1]!) + capitalised[1]!.length;
       return { place: { name: capitalised[1]!, level: 'city' }, start, end };
     }
   }
   return null;
+}
+
+/** Every place a sentence names (1–4 word spans the gazetteer knows, capitalised), most specific reading each. */
+export function placesNamedIn(sentence: string): { text: string; place: Place }[] {
+  const out: { text: string; place: Place }[] = [];
+  const words = [...sentence.matchAll(/\p{Lu}[\p{L}.'’-]*/gu)];
+  const idx = gazetteer();
+  for (let i = 0; i < words.length; i++) {
+    for (let n = 4; n >= 1; n--) {
+      const span = words.slice(i, i + n);
+      if (span.length < n) continue;
+      const first = span[0]!;
+      const last = span[n - 1]!;
+      const text = sentence.slice(first.index, last.index + last[0].length);
+      // Only contiguous words ("San Francisco", not "San … Francisco").
+      if (!/^[\p{L}.'’ -]+$/u.test(text) || text.split(/\s+/).length !== n) continue;
+      const key = norm(text.replace(/-based$/i, ''));
+      if (key.length < 3) continue;
+      if (idx.cities.has(key) || idx.states.has(key) || idx.countries.has(key) || REGION_NAMES.has(key)) {
+        // A following ", ST" or ", Country" decides which city.
+        const tail = sentence.slice(last.index + last[0].length, last.index + last[0].length + 60);
+        const ctx = /^,\s*([\p{L} .]+?)(?:,\s*([\p{L} .]+?))?(?=[.;)]|,|$|\s+(?:and|with|for|in)\b)/u.exec(tail);
+        const resolved = resolveLocation(ctx ? `${text.replace(/-based$/i, '')}, ${ctx[1]}${ctx[2] ? `, ${ctx[2]}` : ''}` : text.replace(/-based$/i, ''));
+        if (resolved[0]) out.push({ text, place: resolved[0] });
+        i += n - 1;
+        break;
+      }
+    }
+  }
+  return out;
 }

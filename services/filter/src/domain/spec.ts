@@ -1,4 +1,5 @@
 import type { DateRange, EntityType, FunnelFilter } from '@leadfinder/wire';
+import type { OrgForm } from './constraints.js';
 import type { Place } from './places.js';
 
 /**
@@ -10,18 +11,26 @@ import type { Place } from './places.js';
  *   sentence — or the page's date when the sentence states none — lies in the range.
  * - `period`: a date stated about the candidate (or the page date for dated kinds) lies in the range.
  * - `terms`: every group occurs (any other clause of the query).
+ * - `form`: the organisation form (nonprofit, public, acquired, shut down, active), from a status fact or a sentence.
+ * - `size`: a headcount (a "Team size" fact or "N employees") within [min, max].
+ * - `hiring`: a hiring fact or sentence.
+ * - `cohort`: a batch/programme fact or sentence naming the programme (and the batch, when given).
  */
 export type FilterSpec =
   | { kind: 'type'; entityType: EntityType; groups: string[][]; steps: number }
   | { kind: 'location'; place: Place; names: string[]; steps: number }
   | { kind: 'event'; groups: string[][]; dateRange: DateRange | null; steps: number; asOf?: string }
   | { kind: 'period'; dateRange: DateRange; steps: number; asOf?: string }
-  | { kind: 'terms'; groups: string[][]; steps: number };
+  | { kind: 'terms'; groups: string[][]; steps: number }
+  | { kind: 'form'; form: OrgForm; steps: number }
+  | { kind: 'size'; min: number | null; max: number | null; steps: number }
+  | { kind: 'hiring'; steps: number }
+  | { kind: 'cohort'; programme: string; season: string | null; year: number | null; steps: number };
 
 export function specOf(filter: FunnelFilter): FilterSpec | null {
   const spec = filter.spec as Partial<FilterSpec>;
   switch (spec.kind) {
-    case 'type': case 'location': case 'event': case 'period': case 'terms':
+    case 'type': case 'location': case 'event': case 'period': case 'terms': case 'form': case 'size': case 'hiring': case 'cohort':
       return spec as FilterSpec;
     default:
       return null;

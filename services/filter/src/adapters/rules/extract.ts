@@ -1,10 +1,12 @@
-import type { Candidate, EntityType, FetchedPage, ResearchPlan, SupportingPassage } from '@leadfinder/wire';
+import type { Candidate, EntityType, FetchedPage, PageEntity, ResearchPlan, SupportingPassage } from '@leadfinder/wire';
 import { typeCues } from '../../domain/entity-types.js';
 import type { FilterSpec } from '../../domain/spec.js';
 import { matchesGroup, normaliseKey, pageSentences, stems } from '../../domain/text.js';
 
 /**
- * Lexical and structural extraction: a candidate is a name that a sentence introduces with a
+ * Structure first: the page model's subject (a profile or about page) and the items of its listings
+ * (directory lines, table rows, cards) are candidates, each with its line as passage and its link as the
+ * lead to its own page. Then lexical extraction: a candidate is a name that a sentence introduces with a
  * descriptor naming the plan's kind — "Lumora, a Berlin-based AI startup, raised …",
  * "Dr. Anna Berg is a cardiologist at …", "“Quiet Light” is a photography exhibition …", or a
  * profile line `Name: …` on a page of that kind. Every name and passage is cut from the page text.
@@ -41,6 +43,63 @@ function isPlausibleName(name: string, quoted = false): boolean {
 interface Mention {
   name: string;
   sentence: string;
+  /** Its own page to open before judging it (a listing's link). */
+  lead?: string | null;
+  domain?: string | null;
+  /** Passages of its page-model entry (its line, its facts). */
+  passages?: string[];
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^www\./, '');
+  } catch {
+    return null;
+  }
+}
+
+/** The entity's own domain: a Website fact, or a link off the page's site whose host carries its name. */
+function entityDomain(entity: PageEntity, pageHost: string | null): string | null {
+  const website = entity.facts.find((f) => /^(website|url|homepage|web|site|domain)$/i.test(f.label));
+  const fromFact = website ? hostOf(/^https?:/i.test(website.value) ? website.value : `https://${website.value}`) : null;
+  if (fromFact) return fromFact;
+  const linkHost = entity.link ? hostOf(entity.link) : null;
+  const key = normaliseKey(entity.name).replace(/\s+/g, '');
+  if (linkHost && linkHost !== pageHost && key.length >= 3 && linkHost.replace(/[^a-z0-9]/g, '').includes(key.slice(0, Math.min(key.length, 8)))) return linkHost;
+  if (pageHost && key.length >= 3 && pageHost.split('.')[0]!.replace(/[^a-z0-9]/g, '') === key) return pageHost;
+  return null;
+}
+
+/** Candidates the page model names: its subject, and the items of its listings. */
+function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
+  const model = page.model;
+  if (!model || kind === 'news') return [];
+  const out: Mention[] = [];
+  const url = page.finalUrl || page.url;
+  const pageHost = hostOf(url);
+  const otherKind = (k: EntityType | null) => k !== null && k !== kind;
+  const subject = model.subject;
+  if (subject && !otherKind(subject.kind) && page.text.includes(subject.name)) {
+    // An untyped subject (an h1) is a candidate when the page states facts about it or a sentence opens with it.
+    const opens = pageSentences(page).some((t) => t.startsWith(`${subject.name} `) && /^\s*\p{Ll}/u.test(t.slice(subject.name.length)));
+    if (subject.kind === kind || subject.facts.length > 0 || opens) {
+      out.push({
+        name: subject.name, sentence: subject.passage, lead: null, domain: entityDomain(subject, pageHost),
+        passages: [subject.passage, ...subject.facts.map((f) => f.passage)],
+      });
+    }
+  }
+  const pageCue = descriptorKind(page.title);
+  if (!pageCue || pageCue === kind) {
+    for (const item of model.items) {
+      if (otherKind(item.kind) || !page.text.includes(item.name) || !isPlausibleName(item.name)) continue;
+      out.push({
+        name: item.name, sentence: item.passage, lead: item.link, domain: entityDomain(item, pageHost),
+        passages: [item.passage, ...item.facts.map((f) => f.passage)],
+      });
+    }
+  }
+  return out.filter((m) => page.text.includes(m.name) && page.text.includes(m.sentence));
 }
 
 /** The first entity kind a descriptor names, by its earliest cue. */
@@ -120,11 +179,12 @@ export function extractCandidates(plan: ResearchPlan, page: FetchedPage, round: 
   const groups = planGroups(plan);
   const byKey = new Map<string, Candidate>();
   const all = pageSentences(page);
-  for (const mention of mentionsOf(page, plan.entityType)) {
+  for (const mention of [...modelMentions(page, plan.entityType), ...mentionsOf(page, plan.entityType)]) {
     const key = normaliseKey(mention.name);
     if (!key || byKey.has(key)) continue;
-    const about = plan.entityType === 'news' ? all : all.filter((s) => s.includes(mention.name));
-    const passages: SupportingPassage[] = about.slice(0, 6).map((text) => ({
+    const named = plan.entityType === 'news' ? all : all.filter((s) => s.includes(mention.name));
+    const about = [...new Set([...(mention.passages ?? []).filter((t) => page.text.includes(t)), ...named])];
+    const passages: SupportingPassage[] = about.slice(0, 8).map((text) => ({
       text,
       url,
       score: Math.round(relevance(text, groups) * 1000) / 1000,
@@ -140,8 +200,9 @@ export function extractCandidates(plan: ResearchPlan, page: FetchedPage, round: 
       discoveryRationale: `Named on ${url}: ${quote(mention.sentence)}`,
       sourceUrls: [url],
       passages: passages.sort((a, b) => b.score - a.score),
-      domain: domainNear(page, mention.name),
+      domain: mention.domain ?? domainNear(page, mention.name),
       round,
+      ...(mention.lead ? { lead: mention.lead } : {}),
     });
   }
   return [...byKey.values()];

@@ -1,8 +1,9 @@
 import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } from '@leadfinder/wire';
 import { describeRange, readPeriod, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
+import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
 import { findPlace, placeNames, type Place } from '../../domain/places.js';
-import { pageTypeWords, parseSites } from '../../domain/sites.js';
+import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import type { FilterSpec } from '../../domain/spec.js';
 import { splitTerms, synonymGroup } from '../../domain/synonyms.js';
 import { stem, tokens } from '../../domain/text.js';
@@ -24,7 +25,8 @@ const GENERIC_NOUNS = new Set(
     'startup', 'start-up', 'company', 'firm', 'business', 'scaleup', 'scale-up', 'people', 'professional', 'news',
     'news article', 'news story', 'headline', 'product', 'researcher', 'scientist', 'academic', 'lawyer',
     'attorney', 'doctor', 'clinician', 'physician', 'freelancer', 'freelance', 'book', 'paper', 'publication',
-    'conference', 'exhibition', 'music video', 'app', 'tool', 'device',
+    'conference', 'exhibition', 'music video', 'app', 'tool', 'device', 'organization', 'organisation', 'organizations',
+    'organisations', 'compani', 'startups', 'companies', 'businesses', 'firms',
   ].map((n) => tokens(n).map(stem).join(' ')),
 );
 
@@ -77,6 +79,10 @@ export interface ParsedQuery {
   place: Place | null;
   event: string | null;
   dateRange: DateRange | null;
+  /** Organisation form, size, hiring and cohort, read before the rest. */
+  typed: TypedConstraints;
+  /** "education" of "working on education": the topic as the query phrased it, for the filter title. */
+  topicPhrase: string | null;
   /** For the user: period-like words that were left out (one `status` event each). */
   notes: string[];
 }
@@ -85,6 +91,9 @@ export interface ParsedQuery {
 export function parseQuery(query: string, now: Date): ParsedQuery {
   let text = query.replace(/\s+/g, ' ').trim().replace(/[?.!]+$/, '');
   text = text.replace(/^(please\s+)?(find|list|show(\s+me)?|give\s+me|search\s+for|look(ing)?\s+for|who\s+are|which\s+are|what\s+are)\s+/i, '');
+  // Typed constraints first: "founded in the Winter 2012 batch" must not be read as a period.
+  const typed = readConstraints(text);
+  text = typed.rest;
   // The period and any period-like words no rule reads leave the text, so no criterion half-quotes them.
   const reading = readPeriod(text, now);
   const period = reading.period;
@@ -92,7 +101,15 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   for (const span of spans) text = cut(text, span.start, span.end);
   const found = findPlace(text);
   if (found) text = cut(text, found.start, found.end);
-  const words = text.split(' ');
+  // "working on education", "focused on climate", "in the payments space": the topic, said as people say it.
+  let topicPhrase: string | null = null;
+  const topic = /\b(?:(?:that|which|who)\s+)?(?:(?:are|is)\s+)?(?:work(?:s|ing)?|focus(?:es|ed|ing)?|specializ(?:e|es|ed|ing)|building|operat(?:e|es|ing))\s+(?:on|in)\s+(.+?)(?=\s+(?:that|which|who|and)\b|$)/i.exec(text)
+    ?? /\bin\s+the\s+(.+?)\s+(?:space|industry|sector|field|market)\b/i.exec(text);
+  if (topic) {
+    topicPhrase = topic[1]!.trim();
+    text = `${text.slice(0, topic.index)} ${topicPhrase} ${text.slice(topic.index + topic[0].length)}`.replace(/\s+/g, ' ').trim();
+  }
+  const words = text.split(' ').filter(Boolean);
   const kindCue = detectEntityType(text);
   // The event clause starts at the first event word after the head noun.
   const nounStem = kindCue.noun ? tokens(kindCue.noun).map(stem) : [];
@@ -112,6 +129,8 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     place: found?.place ?? null,
     event: eventTerms.length > 0 ? words.slice(eventAt).join(' ').replace(/^(that|which|who|whose)\s+(have\s+|has\s+|had\s+)?/i, '') : null,
     dateRange: period?.range ?? null,
+    typed,
+    topicPhrase,
     notes: reading.unclear.map(unclearPeriodMessage),
   };
 }
@@ -133,8 +152,13 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   const isA = parsed.entityType === 'news' ? 'Is' : `Is ${article(headPhrase)}`;
   const isAlower = parsed.entityType === 'news' ? 'is' : `is ${article(headPhrase)}`;
   const typeGroups = parsed.qualifiers.map((q) => synonymGroup(q));
+  const onlyTopic = parsed.topicPhrase !== null && parsed.qualifiers.every((q) => parsed.topicPhrase!.toLowerCase().includes(q.toLowerCase()));
+  const typeTitle = onlyTopic ? `Works on ${parsed.topicPhrase}` : `${isA} ${headPhrase}`;
+  const typeCriterion = onlyTopic
+    ? `The ${kind} works on ${parsed.topicPhrase}.`
+    : headPhrase === kind ? `It is ${article(kind)} ${kind}.` : `The ${kind} ${isAlower} ${headPhrase}.`;
   filters.push(
-    filter(filters.length + 1, `${isA} ${headPhrase}`, `The ${kind} ${isAlower} ${headPhrase}.`, {
+    filter(filters.length + 1, typeTitle, typeCriterion, {
       kind: 'type', entityType: parsed.entityType, groups: typeGroups, steps: 0,
     }),
   );
@@ -144,6 +168,26 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
         kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0,
       }),
     );
+  }
+  const { typed } = parsed;
+  for (const form of typed.forms) {
+    const title = FORM_TITLES[form];
+    filters.push(filter(filters.length + 1, title, `The ${kind} ${title.charAt(0).toLowerCase()}${title.slice(1)}.`, { kind: 'form', form, steps: 0 }));
+  }
+  if (typed.cohort) {
+    const title = cohortTitle(typed.cohort);
+    filters.push(filter(filters.length + 1, title, `The ${kind} ${title.charAt(0).toLowerCase()}${title.slice(1)}.`, {
+      kind: 'cohort', programme: typed.cohort.programme, season: typed.cohort.season, year: typed.cohort.year, steps: 0,
+    }));
+  }
+  if (typed.size) {
+    const title = sizeTitle(typed.size);
+    filters.push(filter(filters.length + 1, title, `The ${kind} ${title.charAt(0).toLowerCase()}${title.slice(1)} (${typed.size.phrase}).`, {
+      kind: 'size', min: typed.size.min, max: typed.size.max, steps: 0,
+    }));
+  }
+  if (typed.hiring) {
+    filters.push(filter(filters.length + 1, 'Is hiring', `The ${kind} is hiring now.`, { kind: 'hiring', steps: 0 }));
   }
   if (parsed.event) {
     const groups = groupsOf(tokens(parsed.event));
@@ -170,7 +214,7 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   const type = specs.find((s) => s.kind === 'type');
   const loc = specs.find((s) => s.kind === 'location');
   const event = specs.find((s) => s.kind === 'event');
-  const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '') ?? '';
+  const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '').replace(/^Works on /, '') ?? '';
   const place = loc?.kind === 'location' ? loc.place.name : '';
   const eventGroups = event?.kind === 'event' ? event.groups : [];
   const year = plan.dateRange ? plan.dateRange.from.slice(0, 4) : '';
@@ -190,9 +234,42 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
     [typeTitle, place, 'announcement'],
     [altType, noun, 'interview'],
   ].map((parts) => parts.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim());
-  const steer = plan.sites.pageTypes.map(pageTypeWords).join(' ');
-  const steered = pool.map((q) => (steer ? `${q} ${steer}` : q));
+  // With a form, cohort, size or hiring constraint the typed phrasings lead: the kind and place alone
+  // ("company India") find pages about everything.
+  const typed = typedPhrasings(specs, typeTitle, place, noun);
+  if (specs.some((s) => s.kind === 'form' || s.kind === 'cohort' || s.kind === 'size' || s.kind === 'hiring')) pool.unshift(...typed);
+  else pool.push(...typed);
+  // Each preferred page type gets its own phrasing of every query (not all types' words on each).
+  const steered = steerByPageTypes(pool, plan.sites.pageTypes);
   return [...new Set(steered.filter((q) => q.length > 0))];
+}
+
+const FORM_WORDS: Record<string, string> = { nonprofit: 'nonprofit', public: 'publicly traded', acquired: 'acquired', inactive: 'shut down', active: '' };
+const PLURALS: Partial<Record<string, string>> = { company: 'companies', product: 'products', paper: 'papers', researcher: 'researchers', professional: 'people' };
+
+/**
+ * Search phrasings people use on the web for the typed constraints: list pages ("top … companies in …",
+ * "… startups list"), directories, and the form, cohort and hiring words pages print.
+ */
+function typedPhrasings(specs: readonly FilterSpec[], typeTitle: string, place: string, noun: string): string[] {
+  const plural = PLURALS[noun] ?? `${noun}s`;
+  const topic = typeTitle.replace(/^Works on /, '').replace(new RegExp(`\\b${noun}$`, 'i'), '').replace(/\b(startup|company|organi[sz]ation)$/i, '').trim();
+  const forms = specs.flatMap((s) => (s.kind === 'form' ? [FORM_WORDS[s.form] ?? ''] : [])).filter(Boolean).join(' ');
+  const cohort = specs.find((s) => s.kind === 'cohort');
+  const batch = cohort?.kind === 'cohort' ? [cohort.programme, cohort.season ?? '', cohort.year ? String(cohort.year) : ''].join(' ') : '';
+  const hiring = specs.some((s) => s.kind === 'hiring') ? 'hiring' : '';
+  const at = place ? `in ${place}` : '';
+  return [
+    [forms, topic, plural, at],
+    [batch, topic, plural, forms],
+    ['top', topic, plural, at],
+    [topic, 'startups list', place],
+    [topic, plural, at, hiring],
+    [forms, topic, plural, 'directory', place],
+    [batch, 'batch', plural, 'list'],
+    [topic, plural, place, 'profile'],
+    [forms, topic, place, 'news'],
+  ].map((parts) => parts.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim()).filter((q) => q.split(' ').length >= 2);
 }
 
 /** Builds the research plan from the query, the run start and the `sites` field. */

@@ -86,5 +86,11 @@ function loosen(spec: FilterSpec, now: Date): Step | null {
       const broader = broadenGroups(spec.groups);
       return broader ? { spec: { ...spec, groups: broader.groups, steps: spec.steps + 1 }, note: broader.note } : null;
     }
+    case 'form':
+    case 'size':
+    case 'hiring':
+    case 'cohort':
+      // A form, a headcount bound, hiring or a batch has no looser version that still answers the query.
+      return null;
   }
 }

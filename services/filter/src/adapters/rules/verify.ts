@@ -1,72 +1,132 @@
-import type { Candidate, DateRange, FetchedPage, FunnelFilter, QuotedPassage, ResearchPlan, Verdict } from '@leadfinder/wire';
+import type { Candidate, DateRange, FetchedPage, FunnelFilter, PageEntity, PageFact, QuotedPassage, ResearchPlan, Verdict } from '@leadfinder/wire';
+import { readBatch, type OrgForm } from '../../domain/constraints.js';
 import { statedDates, withinRange } from '../../domain/dates.js';
-import { placesWithin } from '../../domain/places.js';
+import { placeContains, placeNames, placesNamedIn, resolveLocation, type Place } from '../../domain/places.js';
 import { PAGE_DATED_KINDS, specOf, type FilterSpec } from '../../domain/spec.js';
-import { matchesGroup, pageSentences, stems } from '../../domain/text.js';
+import { matchesGroup, normaliseKey, pageSentences, stems } from '../../domain/text.js';
 
 /**
- * Checks one funnel filter against what the candidate's pages say about it. A pass always quotes the
- * sentences it rests on; `stated` when they say it outright, `inferred` when a date is taken from
- * the page's publication date.
+ * Checks one funnel filter against what the candidate's pages say about it: first the facts of the
+ * page model (its own page's subject, or its line on a listing), then sentences. Each filter type has
+ * its matcher (place containment, numeric comparison, date window, synonym sets, status and cohort
+ * facts). The answer is yes, no or unclear; only yes passes. A yes quotes the passages it rests on,
+ * `stated` when they say it outright, `inferred` when it needs knowledge beyond them (a city lies in
+ * a country, a date taken from the page's publication date), and the rationale says what was inferred.
  */
 
 interface Evidence {
   text: string;
   url: string;
   page: FetchedPage;
-  /** The sentence names the candidate (rather than being on a page that is about it). */
+  /** The passage names the candidate, or belongs to its entry in the page model. */
   named: boolean;
+  /** The label–value fact this passage states, when it comes from the page model. */
+  fact?: PageFact;
 }
 
 function pageUrl(page: FetchedPage): string {
   return page.finalUrl || page.url;
 }
 
-/** Sentences about the candidate: those naming it, plus every sentence of a page whose title names it. */
+/** The candidate's entry in a page's model: the subject it is, or the listing line that names it. */
+export function entityOf(candidate: Pick<Candidate, 'key' | 'name'>, page: FetchedPage): PageEntity | null {
+  const model = page.model;
+  if (!model) return null;
+  const same = (e: PageEntity) => {
+    const k = normaliseKey(e.name);
+    return k === candidate.key || k === normaliseKey(candidate.name);
+  };
+  if (model.subject && same(model.subject)) return model.subject;
+  return model.items.find(same) ?? null;
+}
+
+/** Passages about the candidate: its facts first, then sentences naming it, then the rest of a page about it. */
 export function evidenceFor(candidate: Candidate, pages: readonly FetchedPage[]): Evidence[] {
   const out: Evidence[] = [];
   const wanted = new Set(candidate.sourceUrls);
   const own = pages.filter((p) => wanted.size === 0 || wanted.has(pageUrl(p)) || wanted.has(p.url));
   for (const page of own.length > 0 ? own : pages) {
-    const aboutPage = candidate.entityType === 'news' || page.title.includes(candidate.name);
+    const url = pageUrl(page);
+    const entity = entityOf(candidate, page);
+    if (entity) {
+      for (const fact of entity.facts) if (page.text.includes(fact.passage)) out.push({ text: fact.passage, url, page, named: true, fact });
+      if (page.text.includes(entity.passage)) out.push({ text: entity.passage, url, page, named: true });
+    }
+    const aboutPage = candidate.entityType === 'news' || page.title.includes(candidate.name) || (entity !== null && entity === page.model?.subject);
     for (const text of pageSentences(page)) {
       const named = text.includes(candidate.name);
-      if (named || aboutPage) out.push({ text, url: pageUrl(page), page, named });
+      if (named || aboutPage) out.push({ text, url, page, named: named || aboutPage });
     }
   }
-  // Sentences that name the candidate are the strongest evidence; try them first.
-  return out.sort((a, b) => Number(b.named) - Number(a.named));
+  // Facts first, then sentences that name the candidate: the strongest evidence is tried first.
+  const rank = (e: Evidence) => (e.fact ? 2 : 0) + (e.named ? 1 : 0);
+  const seen = new Set<string>();
+  return out
+    .filter((e) => {
+      const id = `${e.url}\u0000${e.text}\u0000${e.fact?.label ?? ''}`;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    })
+    .sort((a, b) => rank(b) - rank(a));
 }
 
 function quoted(passages: readonly Evidence[]): string {
-  return passages.map((p) => `“${p.text}”`).join(' and ');
+  return passages.map((p) => (p.fact && !p.text.includes(p.fact.label) ? `${p.fact.label}: “${p.text}”` : `“${p.text}”`)).join(' and ');
+}
+
+function quotes(used: readonly Evidence[]): QuotedPassage[] {
+  const seen = new Set<string>();
+  const out: QuotedPassage[] = [];
+  for (const e of used) {
+    const id = `${e.url}\u0000${e.text}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push({ text: e.text, url: e.url });
+  }
+  return out;
 }
 
 function pass(filter: FunnelFilter, used: Evidence[], verification: 'stated' | 'inferred', extra = ''): Verdict {
-  const passages: QuotedPassage[] = used.map((e) => ({ text: e.text, url: e.url }));
   return {
     pass: true,
+    outcome: 'yes',
     rationale: `Meets “${filter.title}” because the page says: ${quoted(used)}${extra}`,
     rationaleMode: 'rules',
     verification,
-    passages,
+    passages: quotes(used),
   };
 }
 
-function fail(filter: FunnelFilter, candidate: Candidate, why: string): Verdict {
+function fail(filter: FunnelFilter, candidate: Candidate, why: string, used: Evidence[] = []): Verdict {
   return {
     pass: false,
-    rationale: `No passage about ${candidate.name} shows “${filter.title}”: ${why}`,
+    outcome: 'no',
+    rationale: used.length > 0
+      ? `Does not meet “${filter.title}”: ${why} The page says: ${quoted(used)}`
+      : `No passage about ${candidate.name} shows “${filter.title}”: ${why}`,
+    rationaleMode: 'rules',
+    verification: 'stated',
+    passages: quotes(used),
+  };
+}
+
+/** Neither shown nor ruled out: not a pass (unclear never passes silently), and it says so. */
+function unclear(filter: FunnelFilter, candidate: Candidate, why: string): Verdict {
+  return {
+    pass: false,
+    outcome: 'unclear',
+    rationale: `Unclear whether ${candidate.name} meets “${filter.title}”: ${why} Not accepted without a passage that shows it.`,
     rationaleMode: 'rules',
     verification: 'stated',
     passages: [],
   };
 }
 
-/** Every group satisfied, preferring one sentence; otherwise by up to three sentences together. */
+/** Every group satisfied, preferring one passage; otherwise by up to three passages together. */
 function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | null {
   if (groups.length === 0) return evidence.length > 0 ? [evidence[0]!] : null;
-  const withStems = evidence.map((e) => ({ e, words: stems(e.text) }));
+  const withStems = evidence.map((e) => ({ e, words: stems(e.fact && !e.text.includes(e.fact.label) ? `${e.fact.label} ${e.text}` : e.text) }));
   const whole = withStems.find(({ words }) => groups.every((g) => matchesGroup(words, g)));
   if (whole) return [whole.e];
   const used: Evidence[] = [];
@@ -76,6 +136,178 @@ function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | nul
     if (!used.includes(hit.e)) used.push(hit.e);
   }
   return used.length <= 3 ? used : null;
+}
+
+// ── place ───────────────────────────────────────────────────────────────────────────────────────
+
+const LOCATION_LABEL = /locat|headquarter|\bhq\b|based|\bcity\b|address|offices?\b|country|region/i;
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A name of the place written in the passage as a word of its own (case as places are written). */
+function literalName(text: string, names: readonly string[]): string | null {
+  for (const n of names) if (new RegExp(`(^|[^\\p{L}])${escapeRe(n)}(?![\\p{L}])`, 'u').test(text)) return n;
+  return null;
+}
+
+function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'location' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
+  const target: Place = spec.place;
+  const names = [...new Set([...spec.names, ...placeNames(target)])];
+  const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label));
+  for (const e of locationFacts) {
+    const inside = resolveLocation(e.fact!.value).find((p) => placeContains(target, p));
+    const literal = literalName(e.fact!.value, names);
+    if (literal && (!inside || inside.name === literal || target.level !== 'city')) return pass(filter, [e], 'stated');
+    if (inside) return pass(filter, [e], 'inferred', ` (inferred: ${inside.name} lies in ${target.name})`);
+  }
+  if (locationFacts.length > 0) return fail(filter, candidate, `its location is not in ${target.name}.`, [locationFacts[0]!]);
+  const named = evidence.filter((e) => e.named);
+  for (const e of named) if (literalName(e.text, names)) return pass(filter, [e], 'stated');
+  for (const e of named) {
+    for (const mention of placesNamedIn(e.text)) {
+      if (placeContains(target, mention.place)) {
+        return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” is ${mention.place.name}, which lies in ${target.name})`);
+      }
+    }
+  }
+  return unclear(filter, candidate, `no passage about it names ${target.name} or a place in it.`);
+}
+
+// ── organisation form ───────────────────────────────────────────────────────────────────────────
+
+const STATUS_LABEL = /status|stage|\btype\b|legal|\bform\b|exit|nonprofit|structure|tags?|categor/i;
+const FORM_VALUE: Record<OrgForm, RegExp> = {
+  nonprofit: /\bnon-?profit|not[- ]for[- ]profit|501\s?\(c\)|\bcharit|\bngo\b/i,
+  public: /^public\b|publicly|\bipo\b|\blisted\b|nasdaq|nyse/i,
+  acquired: /\bacquired\b|\bacquisition\b/i,
+  inactive: /\binactive\b|defunct|shut ?down|\bclosed\b|\bdead\b|dissolved/i,
+  active: /^(active|operating)\b/i,
+};
+/** Status values that answer "which form" and so can rule one out. */
+const ANY_STATUS = /^(active|acquired|public|inactive|operating|defunct|closed|private|ipo)\b/i;
+const FORM_SENTENCE: Record<OrgForm, RegExp | null> = {
+  nonprofit: /\b(?:non-?profit|not-for-profit|501\(c\)\(3\)|charitable organi[sz]ation|registered charity)\b/i,
+  public: /\b(?:publicly (?:traded|listed)|went public|initial public offering|IPO|listed on the (?:NYSE|NASDAQ|Nasdaq|New York Stock Exchange|stock exchange)|(?:NYSE|NASDAQ|Nasdaq): ?[A-Z]{1,5})\b/,
+  acquired: /\b(?:(?:was|were|been|got|is now|later|eventually) acquired|acquired by|acquisition by|sold to)\b/i,
+  inactive: /\b(?:shut down|shuttered|ceased operations|wound down|defunct|closed (?:its|their) doors|no longer operat\w*)\b/i,
+  active: null,
+};
+
+/** The sentence says it of the candidate: named before the phrase, or opening with "It"/"The company". */
+function saysOfCandidate(text: string, name: string, at: number): boolean {
+  const nameAt = text.indexOf(name);
+  return (nameAt >= 0 && nameAt < at) || /^(?:It|The (?:company|startup|firm|organi[sz]ation|nonprofit)|They)\b/.test(text);
+}
+
+function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, evidence: Evidence[]): Verdict {
+  const facts = evidence.filter((e) => e.fact);
+  const matching = facts.find((e) => FORM_VALUE[form].test(e.fact!.value) && (STATUS_LABEL.test(e.fact!.label) || form === 'nonprofit'));
+  if (matching) return pass(filter, [matching], 'stated');
+  const sentence = FORM_SENTENCE[form];
+  if (sentence) {
+    for (const e of evidence) {
+      if (!e.named || e.fact) continue;
+      const m = sentence.exec(e.text);
+      if (m && (form === 'nonprofit' || saysOfCandidate(e.text, candidate.name, m.index))) return pass(filter, [e], 'stated');
+    }
+  }
+  const status = facts.find((e) => /status|stage/i.test(e.fact!.label) && ANY_STATUS.test(e.fact!.value));
+  if (status && form !== 'nonprofit') return fail(filter, candidate, `its status is “${status.fact!.value}”.`, [status]);
+  return unclear(filter, candidate, 'no passage states its status.');
+}
+
+// ── size ────────────────────────────────────────────────────────────────────────────────────────
+
+const SIZE_LABEL = /team|employees|headcount|staff|\bsize\b|people|workforce/i;
+const SIZE_SENTENCE = /\b(?:team of|employs|staff of|workforce of)\s+(?:about |around |over |more than |nearly )?(\d[\d,]*)|\b(\d[\d,]*)\+?\s+(?:full-time\s+)?(?:employees|staff members|team members|staffers|workers)\b/i;
+
+function numbersIn(value: string): number[] {
+  return [...value.matchAll(/\d[\d,]*(?:\.\d+)?\s*k?/gi)].map((m) => {
+    const k = /k$/i.test(m[0].trim());
+    return Number(m[0].replace(/[,\sk]/gi, '')) * (k ? 1000 : 1);
+  }).filter((n) => Number.isFinite(n));
+}
+
+function sizeAnswer(n: number[], spec: Extract<FilterSpec, { kind: 'size' }>): 'yes' | 'no' | 'unclear' {
+  const lo = Math.min(...n);
+  const hi = Math.max(...n);
+  const inside = (x: number) => (spec.min === null || x >= spec.min) && (spec.max === null || x <= spec.max);
+  if (inside(lo) && inside(hi)) return 'yes';
+  if ((spec.min !== null && hi < spec.min) || (spec.max !== null && lo > spec.max)) return 'no';
+  return 'unclear';
+}
+
+function verifySize(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'size' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
+  for (const e of evidence) {
+    if (!e.fact || !SIZE_LABEL.test(e.fact.label)) continue;
+    const n = numbersIn(e.fact.value);
+    if (n.length === 0) continue;
+    const answer = sizeAnswer(n, spec);
+    if (answer === 'yes') return pass(filter, [e], 'stated');
+    if (answer === 'no') return fail(filter, candidate, `its headcount is ${e.fact.value}.`, [e]);
+  }
+  for (const e of evidence) {
+    if (!e.named || e.fact) continue;
+    const m = SIZE_SENTENCE.exec(e.text);
+    if (!m) continue;
+    const n = Number((m[1] ?? m[2])!.replace(/,/g, ''));
+    const answer = sizeAnswer([n], spec);
+    if (answer === 'yes') return pass(filter, [e], 'stated');
+    if (answer === 'no') return fail(filter, candidate, `the page gives a headcount of ${n}.`, [e]);
+  }
+  return unclear(filter, candidate, 'no passage gives its headcount.');
+}
+
+// ── hiring ──────────────────────────────────────────────────────────────────────────────────────
+
+const HIRING_LABEL = /hiring|jobs|open roles|careers|positions|vacancies/i;
+const HIRING_YES = /\b(?:is|are|we're|we are|now|currently|actively) hiring\b|\bopen (?:roles|positions|jobs)\b|\bjoin (?:our|the) team\b|\bwe(?:'re| are) looking for\b/i;
+const HIRING_NO = /\bnot (?:currently )?hiring\b|\bno open (?:roles|positions|jobs)\b/i;
+
+function verifyHiring(filter: FunnelFilter, candidate: Candidate, evidence: Evidence[]): Verdict {
+  for (const e of evidence) {
+    if (!e.fact || !HIRING_LABEL.test(e.fact.label)) continue;
+    const v = e.fact.value.trim();
+    if (/^(?:no|false|not hiring|none|0)\b/i.test(v)) return fail(filter, candidate, 'the page says it is not hiring.', [e]);
+    const n = numbersIn(v);
+    if (/^(?:yes|true|hiring|open)\b/i.test(v) || (n.length > 0 && n[0]! > 0)) return pass(filter, [e], 'stated');
+  }
+  for (const e of evidence) {
+    if (!e.named || e.fact) continue;
+    if (HIRING_NO.test(e.text)) return fail(filter, candidate, 'the page says it is not hiring.', [e]);
+    if (HIRING_YES.test(e.text)) return pass(filter, [e], 'stated');
+  }
+  return unclear(filter, candidate, 'no passage says whether it is hiring.');
+}
+
+// ── cohort ──────────────────────────────────────────────────────────────────────────────────────
+
+const COHORT_LABEL = /batch|cohort|y ?combinator|\byc\b|accelerator|program/i;
+const PROGRAMME_WORDS = /\bY ?Combinator\b|\bYC\b/;
+
+function verifyCohort(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'cohort' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
+  const wantBatch = spec.season !== null && spec.year !== null;
+  const judge = (e: Evidence, text: string, programmeKnown: boolean): Verdict | null => {
+    const batch = readBatch(text);
+    if (!wantBatch) return programmeKnown || PROGRAMME_WORDS.test(text) ? pass(filter, [e], 'stated') : null;
+    if (!batch) return null;
+    if (batch.season === spec.season && batch.year === spec.year) return pass(filter, [e], 'stated');
+    return fail(filter, candidate, `its batch is ${batch.season} ${batch.year}.`, [e]);
+  };
+  for (const e of evidence) {
+    if (!e.fact) continue;
+    if (!COHORT_LABEL.test(e.fact.label) && !PROGRAMME_WORDS.test(e.fact.value)) continue;
+    const v = judge(e, e.fact.value, COHORT_LABEL.test(e.fact.label) && /batch|cohort|y ?combinator|\byc\b/i.test(e.fact.label));
+    if (v) return v;
+  }
+  for (const e of evidence) {
+    if (!e.named || e.fact || !PROGRAMME_WORDS.test(e.text)) continue;
+    const v = judge(e, e.text, true);
+    if (v) return v;
+  }
+  return unclear(filter, candidate, `no passage names its ${wantBatch ? 'batch' : 'programme'}.`);
 }
 
 function dateCheck(e: Evidence, range: DateRange): 'in' | 'out' | 'none' {
@@ -124,19 +356,24 @@ function verifyPeriod(filter: FunnelFilter, range: DateRange, candidate: Candida
 export function verifyCandidate(plan: ResearchPlan, filter: FunnelFilter, candidate: Candidate, pages: readonly FetchedPage[]): Verdict {
   const spec = specOf(filter);
   const evidence = evidenceFor(candidate, pages);
-  if (evidence.length === 0) return fail(filter, candidate, 'none of its pages mention it.');
-  if (!spec) return fail(filter, candidate, 'this filter has no rule-checkable criterion.');
+  if (evidence.length === 0) return unclear(filter, candidate, 'none of its pages mention it.');
+  if (!spec) return unclear(filter, candidate, 'this filter has no rule-checkable criterion.');
   switch (spec.kind) {
     case 'type':
     case 'terms': {
       const used = coverGroups(evidence, spec.groups);
       return used ? pass(filter, used, 'stated') : fail(filter, candidate, 'the pages do not describe it that way.');
     }
-    case 'location': {
-      const names = [...spec.names, ...placesWithin(spec.place)];
-      const used = coverGroups(evidence, [names]);
-      return used ? pass(filter, used, 'stated') : fail(filter, candidate, `no sentence places it in ${spec.place.name}.`);
-    }
+    case 'location':
+      return verifyLocation(filter, spec, candidate, evidence);
+    case 'form':
+      return verifyForm(filter, spec.form, candidate, evidence);
+    case 'size':
+      return verifySize(filter, spec, candidate, evidence);
+    case 'hiring':
+      return verifyHiring(filter, candidate, evidence);
+    case 'cohort':
+      return verifyCohort(filter, spec, candidate, evidence);
     case 'event':
       return verifyEvent(filter, spec, candidate, evidence);
     case 'period':

@@ -1,0 +1,162 @@
+import nlp from 'compromise';
+
+/**
+ * Typed constraints a query states besides its kind, place, topic and dates: organisation form,
+ * size, hiring, and cohort/programme. Each is read from the query, cut out of it (so the words left over
+ * are the topic and the event), and later checked by its own matcher against the page model.
+ */
+
+export type OrgForm = 'nonprofit' | 'public' | 'acquired' | 'inactive' | 'active';
+
+export interface SizeBound {
+  /** Inclusive bounds on headcount; null = open. */
+  min: number | null;
+  max: number | null;
+  /** The words of the query. */
+  phrase: string;
+}
+
+export interface Cohort {
+  /** The programme's name as people write it ("Y Combinator"). */
+  programme: string;
+  /** Season and four-digit year of a batch ("Winter", 2012), or null for the programme alone. */
+  season: Season | null;
+  year: number | null;
+}
+
+export type Season = 'Winter' | 'Summer' | 'Spring' | 'Fall';
+
+export interface TypedConstraints {
+  forms: OrgForm[];
+  size: SizeBound | null;
+  hiring: boolean;
+  cohort: Cohort | null;
+  /** The query with the typed phrases cut out. */
+  rest: string;
+}
+
+const FORM_PATTERNS: [OrgForm, RegExp][] = [
+  ['nonprofit', /\b(?:that are |which are |are )?(?:non-?profits?|not-for-profits?|charit(?:y|ies)|ngos?)\b(?:\s+organi[sz]ations?)?/i],
+  ['public', /\b(?:that (?:are|went|have gone) |which (?:are|went) |are |went )?(?:publicly[- ](?:traded|listed)|public(?=\s+(?:companies|company|firms|startups))|gone public|went public|(?:listed|trading) on (?:the )?(?:stock (?:exchange|market)|nasdaq|nyse)|ipo'?d|that (?:had|have had) an ipo)\b/i],
+  ['acquired', /\b(?:that (?:were|was|have been|got) |which (?:were|have been) |were |been |got )?(?:acquired|bought(?: out)?)(?:\s+by\s+(?:another|a larger|other)\s+compan(?:y|ies))?\b/i],
+  ['inactive', /\b(?:that (?:have |has )?|which (?:have )?)?(?:shut down|shuttered|closed down|went under|ceased operations|(?:are |is )?(?:now )?(?:inactive|defunct|dead))\b/i],
+  ['active', /\b(?:that are |which are |are )?(?:still (?:active|operating|running)|active|currently operating)\b(?!\s+(?:in|on))/i],
+];
+
+const HIRING = /\b(?:that are |which are |are |who are |currently |actively |now )*(?:hiring(?: now| right now| currently)?(?:\s+(?:engineers|developers|people|staff|remote(?:ly)?))?|recruiting|with open (?:roles|positions|jobs)|looking for (?:engineers|staff|employees|people))\b/i;
+
+const NUMBER = String.raw`(\d[\d,.]*\s*k?|[a-z]+(?:[\s-][a-z]+){0,3}?)`;
+const STAFF = String.raw`(?:full[- ]time\s+)?(?:employees|people|staff|team members|workers|headcount|persons|engineers)`;
+const SIZE_PATTERNS: [RegExp, (a: number, b?: number) => [number | null, number | null]][] = [
+  [new RegExp(String.raw`\b(?:with |having |that have |of )?between ${NUMBER} and ${NUMBER} ${STAFF}`, 'i'), (a, b) => [a, b ?? null]],
+  [new RegExp(String.raw`\b(?:with |having |that have |of )?(?:more than|over|above|greater than) ${NUMBER} ${STAFF}`, 'i'), (a) => [Math.floor(a) + 1, null]],
+  [new RegExp(String.raw`\b(?:with |having |that have |of )?(?:at least|no fewer than|not less than|min(?:imum)?) ${NUMBER} ${STAFF}`, 'i'), (a) => [a, null]],
+  [new RegExp(String.raw`\b(?:with |having |that have |of )?${NUMBER}\s*(?:\+|or more|and (?:more|up|above)) ${STAFF}`, 'i'), (a) => [a, null]],
+  [new RegExp(String.raw`\b(?:with |having |that have |of )?(?:fewer than|less than|under|below) ${NUMBER} ${STAFF}`, 'i'), (a) => [null, Math.ceil(a) - 1]],
+  [new RegExp(String.raw`\b(?:with |having |that have |of )?(?:at most|no more than|up to|max(?:imum)?) ${NUMBER} ${STAFF}`, 'i'), (a) => [null, a]],
+  [new RegExp(String.raw`\b(?:with |having |that have |of )?${NUMBER} or (?:fewer|less) ${STAFF}`, 'i'), (a) => [null, a]],
+];
+
+/** A number as written: digits ("1,000", "2.5k") or words ("five hundred"), read with compromise. */
+export function readNumber(raw: string): number | null {
+  const s = raw.trim().toLowerCase();
+  const digits = /^(\d[\d,]*(?:\.\d+)?)\s*(k)?$/.exec(s);
+  if (digits) return Number(digits[1]!.replace(/,/g, '')) * (digits[2] ? 1000 : 1);
+  const doc = nlp(s);
+  const values = doc.numbers().get() as unknown[];
+  const n = values[0];
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+}
+
+const SEASONS: Record<string, Season> = { w: 'Winter', winter: 'Winter', s: 'Summer', summer: 'Summer', x: 'Spring', spring: 'Spring', f: 'Fall', fall: 'Fall', autumn: 'Fall' };
+
+/** "W12", "Winter 2012", "S'21", "summer of 2020", "X25" → season and four-digit year. */
+export function readBatch(text: string): { season: Season; year: number; start: number; end: number } | null {
+  const m = /\b(winter|summer|spring|fall|autumn|[wsxf])\s*(?:of\s+)?'?(\d{4}|\d{2})\b/i.exec(text);
+  if (!m) return null;
+  const season = SEASONS[m[1]!.toLowerCase()];
+  if (!season) return null;
+  // A bare letter needs the two-digit form (W12), never "s 2012" in prose.
+  if (m[1]!.length === 1 && !/^[WSXF]\d{2}$/i.test(m[0].replace(/['\s]/g, ''))) return null;
+  const y = Number(m[2]);
+  return { season, year: y < 100 ? 2000 + y : y, start: m.index, end: m.index + m[0].length };
+}
+
+const PROGRAMME = /\b(?:y\s?combinator|yc)(?:'s)?(?:[- ](?:backed|funded|alumni))?\b/i;
+
+function cut(text: string, start: number, end: number): string {
+  return `${text.slice(0, start)} ${text.slice(end)}`.replace(/\s+/g, ' ').trim();
+}
+
+/** Reads the typed constraints of a query and returns what is left for the kind, topic, place and event. */
+export function readConstraints(query: string): TypedConstraints {
+  let rest = query;
+  const forms: OrgForm[] = [];
+  for (const [form, re] of FORM_PATTERNS) {
+    const m = re.exec(rest);
+    if (!m) continue;
+    // "nonprofits" names the kind as well: leave a noun behind so the head still reads as a kind.
+    const keep = form === 'nonprofit' && /^(?:non-?profits|charities|ngos|not-for-profits)/i.test(m[0].trim()) ? ' organizations ' : ' ';
+    rest = `${rest.slice(0, m.index)}${keep}${rest.slice(m.index + m[0].length)}`.replace(/\s+/g, ' ').trim();
+    forms.push(form);
+  }
+  let size: SizeBound | null = null;
+  for (const [re, bounds] of SIZE_PATTERNS) {
+    const m = re.exec(rest);
+    if (!m) continue;
+    const a = readNumber(m[1]!);
+    const b = m[2] !== undefined ? readNumber(m[2]) : undefined;
+    if (a === null || b === null) continue;
+    const [min, max] = bounds(a, b ?? undefined);
+    size = { min, max, phrase: m[0].trim() };
+    rest = cut(rest, m.index, m.index + m[0].length);
+    break;
+  }
+  let hiring = false;
+  const h = HIRING.exec(rest);
+  if (h) {
+    hiring = true;
+    rest = cut(rest, h.index, h.index + h[0].length);
+  }
+  let cohort: Cohort | null = null;
+  const programme = PROGRAMME.exec(rest);
+  const batch = readBatch(rest);
+  if (programme || (batch && /\bbatch|cohort|class\b/i.test(rest))) {
+    cohort = { programme: 'Y Combinator', season: batch?.season ?? null, year: batch?.year ?? null };
+    // Cut the batch phrase with its connecting words ("in the Winter 2012 batch", "from YC W12").
+    if (batch) {
+      const around = new RegExp(String.raw`\b(?:(?:in|from|of|part of)\s+)?(?:the\s+)?(?:(?:y\s?combinator|yc)(?:'s)?\s+)?${escape(rest.slice(batch.start, batch.end))}(?:\s+(?:batch|cohort|class))?`, 'i');
+      const m = around.exec(rest);
+      if (m) rest = cut(rest, m.index, m.index + m[0].length);
+    }
+    const p = PROGRAMME.exec(rest);
+    if (p) {
+      const around = new RegExp(String.raw`\b(?:(?:in|from|of|part of|funded by|backed by|that went through|which went through)\s+)?(?:the\s+)?${escape(p[0])}(?:\s+(?:batch|cohort|class|program(?:me)?))?`, 'i');
+      const m = around.exec(rest) ?? p;
+      rest = cut(rest, m.index, m.index + m[0].length);
+    }
+    rest = rest.replace(/\b(?:in|from|of)\s+the\s+(?:batch|cohort)\b/i, '').replace(/\s+/g, ' ').trim();
+  }
+  rest = rest.replace(/\b(?:that|which|who)\s+(?:are|were|is)?\s*(?=$|and\b)/i, '').replace(/\s+(?:and|that|which)$/i, '').replace(/\s+/g, ' ').trim();
+  return { forms, size, hiring, cohort, rest };
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** How a form is said in a filter title. */
+export const FORM_TITLES: Record<OrgForm, string> = {
+  nonprofit: 'Is a nonprofit', public: 'Is publicly traded', acquired: 'Was acquired', inactive: 'Has shut down', active: 'Is still active',
+};
+
+export function sizeTitle(size: SizeBound): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (size.min !== null && size.max !== null) return `Has ${n(size.min)} to ${n(size.max)} employees`;
+  if (size.min !== null) return `Has at least ${n(size.min)} employees`;
+  return `Has at most ${n(size.max!)} employees`;
+}
+
+export function cohortTitle(c: Cohort): string {
+  return c.season && c.year ? `Was in ${c.programme}'s ${c.season} ${c.year} batch` : `Went through ${c.programme}`;
+}
