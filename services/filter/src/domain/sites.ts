@@ -25,7 +25,11 @@ export function parseSites(sites: string): SiteScope {
       const host = lower.replace(/^[a-z]+:\/\//, '').replace(/[/?#].*$/, '').replace(/^www\./, '').replace(/:\d+$/, '');
       if (host) domains.push(host);
     } else {
-      pageTypes.push(entry.replace(/\s+/g, ' '));
+      // "job portals and case studies" names two page types, each searched with its own phrasing.
+      for (const part of entry.split(/\s+(?:and|or)\s+|\s*[&/+]\s*/i)) {
+        const pageType = part.replace(/\s+/g, ' ').trim();
+        if (pageType) pageTypes.push(pageType);
+      }
     }
   }
   return { domains: [...new Set(domains)].slice(0, MAX_SITE_DOMAINS), pageTypes: [...new Set(pageTypes)] };
@@ -42,4 +46,15 @@ export function pageTypeWords(pageType: string): string {
   if (/review/.test(lower)) return 'review';
   // A plural page-type phrase searches better in the singular ("portfolios" → "portfolio").
   return lower.replace(/ies\b/g, 'y').replace(/(?<!s)s\b/g, '');
+}
+
+/**
+ * Search strings steered to the preferred page types: each query once per page type, with that type's
+ * own words ("q jobs careers", "q case study"), so every named type gets its own phrasing and no query
+ * carries the words of all of them. Without page types the queries are returned as they are.
+ */
+export function steerByPageTypes(queries: readonly string[], pageTypes: readonly string[]): string[] {
+  const phrasings = [...new Set(pageTypes.map(pageTypeWords).filter((w) => w.length > 0))];
+  if (phrasings.length === 0) return [...queries];
+  return queries.flatMap((q) => phrasings.map((words) => `${q} ${words}`.trim()));
 }
