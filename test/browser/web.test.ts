@@ -115,7 +115,7 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
     // A second server behind the fake public web (SearXNG on loopback) whose searches answer slowly,
     // so the run is certainly still running when Stop is pressed.
     const web = await startFakeWeb();
-    const slow = await startServerProcess({ env: web.resolveEnv });
+    const slow = await startServerProcess({ env: { ...web.resolveEnv, LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_WELCOME_BALANCE_USD: '25' } });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     try {
       web.setSearchDelay(5_000);
@@ -128,7 +128,7 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       await p.getByLabel('What are you looking for?').fill('companies in Europe that raised money');
       await p.getByLabel('Rows wanted').fill('50');
       await p.getByRole('button', { name: 'Start search' }).click();
-      await expect.poll(() => p.locator('#run-where').innerText()).toMatch(/searching/);
+      await expect.poll(() => p.locator('#run-where').innerText(), { timeout: 5_000 }).toMatch(/searching/);
       const pressed = Date.now();
       await p.getByRole('button', { name: 'Stop' }).click();
       await expect.poll(() => p.locator('#run-status').innerText(), { timeout: 10_000 }).toBe('stopped');

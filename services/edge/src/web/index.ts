@@ -42,6 +42,7 @@ const STATIC_FILES: Record<string, string> = {
   '/': 'index.html',
   '/app.js': 'app.js',
   '/app.css': 'app.css',
+  '/csv.js': 'csv.js',
 };
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 

@@ -136,6 +136,31 @@ describe('web page with the development sign-in enabled', () => {
   });
 });
 
+describe('CSV export of the web page', () => {
+  let h: Harness;
+  beforeAll(async () => { h = await webHarness(); });
+  afterAll(async () => { await h.close(); });
+
+  it('neutralises cells a spreadsheet would run as a formula', async () => {
+    const served = await h.app.inject({ url: '/csv.js' });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toContain('javascript');
+    // The very file the page imports, loaded as a module.
+    const csv = (await import(`data:text/javascript,${encodeURIComponent(served.body)}`)) as { toCsv(rows: unknown[]): string };
+    const row = (name: string, details: string) => ({
+      name, entity_type: 'company', details, intent_signal: '+1 555 0100', rationale: '@SUM(A1:A9)',
+      source_urls: ['https://a.example/'], relaxed: [], round: 1,
+    });
+    const text = csv.toCsv([row('=HYPERLINK("http://evil.example","click")', '-2+3'), row('Acme GmbH', '\t=cmd|calc')]);
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil.example"",""click"")",company,'-2+3,'+1 555 0100,'@SUM(A1:A9),https://a.example/,,1`);
+    expect(lines[2]!.startsWith(`Acme GmbH,company,'\t=cmd|calc,`)).toBe(true);
+    // No cell of the export starts with a formula character.
+    const cells = lines.slice(1).flatMap((l) => l.split(',')).map((c) => c.replace(/^"/, ''));
+    expect(cells.filter((c) => /^[=+\-@\t]/.test(c))).toEqual([]);
+  });
+});
+
 describe('web page without an identity provider or the development sign-in (the default)', () => {
   let h: Harness;
   beforeAll(async () => { h = await webHarness(); });

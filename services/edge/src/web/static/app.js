@@ -1,5 +1,6 @@
 // leadfinder web page: sign-in, key panel, search workspace. Plain ES module; no inline code (strict CSP).
 // All text from the server is written with textContent, never as HTML.
+import { toCsv } from './csv.js';
 const $ = (id) => document.getElementById(id);
 const state = { token: null, runId: null, cursor: 0, follow: null, rows: [], final: null, target: 10, ended: false };
 
@@ -350,13 +351,6 @@ function download(name, type, text) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-const CSV_COLUMNS = [['name', (r) => r.name], ['entity_type', (r) => r.entity_type], ['details', (r) => r.details],
-  ['intent_signal', (r) => r.intent_signal], ['rationale', (r) => r.rationale], ['source_urls', (r) => r.source_urls.join(' ')],
-  ['relaxed', (r) => (r.relaxed || []).join('; ')], ['round', (r) => String(r.round)]];
-function toCsv(rows) {
-  const q = (v) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  return [CSV_COLUMNS.map(([h]) => h).join(','), ...rows.map((r) => CSV_COLUMNS.map(([, f]) => q(f(r))).join(','))].join('\r\n') + '\r\n';
 }
 $('export-csv').addEventListener('click', () => download(`leadfinder-${state.runId}.csv`, 'text/csv', toCsv(state.rows)));
 $('export-json').addEventListener('click', () => download(`leadfinder-${state.runId}.json`, 'application/json', JSON.stringify(state.rows, null, 2)));
