@@ -264,7 +264,19 @@ const PLACE_CUE = /\b(?:in|based in|from|located in|headquartered in|near|around
 const NOT_PLACE = /^(Q[1-4]|January|February|March|April|May|June|July|August|September|October|November|December|the|a|an|this|last|next|my|our)$/i;
 
 /** Finds a place named after "in/based in/from/…" (the gazetteer's longest match, then a capitalised name). */
-export function findPlace(query: string): { place: Place; start: number; end: number } | null {
+export function findPlace(query: string): { place: Place; start: number; end: number; outside?: boolean } | null {
+  // "outside (of) the United States": a place to exclude.
+  const outside = /\b(?:(?:based|located|headquartered)\s+)?outside(?:\s+of)?\s+(?:the\s+)?(\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/iu.exec(query);
+  if (outside) {
+    const words = outside[1]!.split(/\s+/);
+    for (let n = Math.min(4, words.length); n >= 1; n--) {
+      const known = knownPlace(words.slice(0, n).join(' '));
+      if (known) {
+        const end = outside.index + outside[0].indexOf(outside[1]!) + words.slice(0, n).join(' ').length;
+        return { place: known, start: outside.index, end, outside: true };
+      }
+    }
+  }
   for (const m of query.matchAll(PLACE_CUE)) {
     const words = m[1]!.replace(/^the\s+/i, '').split(/\s+/);
     for (let n = Math.min(4, words.length); n >= 1; n--) {

@@ -18,7 +18,7 @@ import type { Place } from './places.js';
  */
 export type FilterSpec =
   | { kind: 'type'; entityType: EntityType; groups: string[][]; steps: number }
-  | { kind: 'location'; place: Place; names: string[]; steps: number }
+  | { kind: 'location'; place: Place; names: string[]; steps: number; outside?: boolean }
   | { kind: 'event'; groups: string[][]; dateRange: DateRange | null; steps: number; asOf?: string }
   | { kind: 'period'; dateRange: DateRange; steps: number; asOf?: string }
   | { kind: 'terms'; groups: string[][]; steps: number }

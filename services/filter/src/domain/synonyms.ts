@@ -42,6 +42,27 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['exhibition', 'exhibit', 'show'] },
   { same: ['paper', 'preprint', 'study'] },
   { same: ['ux', 'user experience'] },
+  // Sector names as company directories print them (industry, sub-industry and tag vocabularies).
+  { same: ['healthcare', 'health care', 'health tech', 'healthtech', 'digital health', 'healthcare IT', 'medical'], broader: ['health', 'biotech', 'therapeutics', 'diagnostics'] },
+  { same: ['education', 'edtech', 'e-learning', 'elearning', 'learning', 'tutoring', 'schools'] },
+  { same: ['logistics', 'supply chain', 'delivery', 'shipping', 'freight', 'fulfillment'] },
+  { same: ['climate', 'climate tech', 'cleantech', 'sustainability', 'renewable energy', 'solar power', 'energy storage', 'carbon'] },
+  { same: ['hr tech', 'hr', 'human resources', 'recruiting', 'payroll', 'talent acquisition'] },
+  { same: ['civic tech', 'govtech', 'government', 'election tech', 'civic'] },
+  { same: ['consumer', 'b2c', 'consumers'] },
+  // "B2B" is the "B2B software and services" sector of company directories.
+  { same: ['b2b', 'business-to-business', 'enterprise software', 'saas'] },
+  { same: ['software', 'saas', 'b2b', 'enterprise software', 'platform', 'developer tools', 'api', 'cloud'] },
+  { same: ['developer tools', 'devtools', 'devops', 'api', 'open source'] },
+  { same: ['security', 'cybersecurity', 'cyber security', 'devsecops', 'identity', 'trust & safety'] },
+  { same: ['crypto', 'web3', 'blockchain', 'cryptocurrency'] },
+  { same: ['real estate', 'proptech', 'housing', 'construction'] },
+  { same: ['e-commerce', 'ecommerce', 'online retail', 'retail tech', 'marketplace'] },
+  { same: ['biotech', 'biotechnology', 'synthetic biology', 'therapeutics', 'drug discovery'] },
+  { same: ['gaming', 'games', 'video games'] },
+  { same: ['food', 'food tech', 'food and beverage', 'restaurant tech', 'grocery'] },
+  { same: ['robotics', 'robots', 'automation'] },
+  { same: ['hardware', 'hard tech', 'consumer electronics', 'devices'] },
 ];
 
 /** Multi-word terms kept whole when a clause is split into groups. */
@@ -51,6 +72,9 @@ export const PHRASES = [
   'employment law', 'intellectual property', 'head of', 'music video', 'graph neural network', 'neural network',
   'chief technology officer', 'chief executive officer', 'vice president', 'smart thermostat', 'user experience',
   'family law', 'data protection', 'open source', 'electric bus', 'data centre', 'data center', 'real estate',
+  'hr tech', 'civic tech', 'food tech', 'hard tech', 'retail tech', 'election tech', 'developer tools', 'supply chain',
+  'human resources', 'enterprise software', 'consumer finance', 'financial services', 'drug discovery', 'synthetic biology',
+  'renewable energy', 'solar power', 'energy storage', 'trust & safety', 'video games', 'food and beverage', 'nobel prize',
 ];
 
 function key(phrase: string): string {

@@ -77,6 +77,8 @@ export interface ParsedQuery {
   head: string;
   qualifiers: string[];
   place: Place | null;
+  /** The query asks for entities outside the place ("outside the United States"). */
+  outside: boolean;
   event: string | null;
   dateRange: DateRange | null;
   /** Organisation form, size, hiring and cohort, read before the rest. */
@@ -127,6 +129,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     head,
     qualifiers,
     place: found?.place ?? null,
+    outside: found?.outside === true,
     event: eventTerms.length > 0 ? words.slice(eventAt).join(' ').replace(/^(that|which|who|whose)\s+(have\s+|has\s+|had\s+)?/i, '') : null,
     dateRange: period?.range ?? null,
     typed,
@@ -162,7 +165,14 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
       kind: 'type', entityType: parsed.entityType, groups: typeGroups, steps: 0,
     }),
   );
-  if (parsed.place) {
+  if (parsed.place && parsed.outside) {
+    const the = parsed.place.level === 'country' && /^(United|Netherlands|Philippines)/.test(parsed.place.name) ? 'the ' : '';
+    filters.push(
+      filter(filters.length + 1, `Based outside ${the}${parsed.place.name}`, `The ${kind} is based outside ${the}${parsed.place.name}.`, {
+        kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0, outside: true,
+      }),
+    );
+  } else if (parsed.place) {
     filters.push(
       filter(filters.length + 1, `Based in ${parsed.place.name}`, `The ${kind} is based in or located in ${parsed.place.name}.`, {
         kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0,

@@ -1,8 +1,17 @@
 import type { ResearchPlan, ScreenScore, SearchHit } from '@leadfinder/wire';
 import { TYPE_NOUNS } from '../../domain/entity-types.js';
-import { placesWithin } from '../../domain/places.js';
+import { placeNames, placesWithin } from '../../domain/places.js';
 import type { FilterSpec } from '../../domain/spec.js';
 import { matchesGroup, stems } from '../../domain/text.js';
+
+/** Words search excerpts use for each organisation form (an excerpt rarely says "active"). */
+const FORM_WORDS: Record<string, string[]> = {
+  nonprofit: ['nonprofit', 'non-profit', 'not-for-profit', 'charity', 'charitable'],
+  public: ['publicly traded', 'public company', 'public', 'IPO', 'listed'],
+  acquired: ['acquired', 'acquisition'],
+  inactive: ['shut down', 'inactive', 'defunct', 'closed'],
+  active: [],
+};
 
 /** A hit passes the excerpt screen at this score. */
 export const SCREEN_THRESHOLD = 0.34;
@@ -16,8 +25,11 @@ export function screenHits(plan: ResearchPlan, hits: readonly SearchHit[]): Scre
   const groups: string[][] = [[...TYPE_NOUNS[plan.entityType]]];
   for (const f of plan.filters) {
     const spec = f.spec as unknown as FilterSpec;
-    if (spec.kind === 'location') groups.push([...spec.names, ...placesWithin(spec.place)]);
+    if (spec.kind === 'location') groups.push([...spec.names, ...placeNames(spec.place), ...placesWithin(spec.place)]);
     else if ('groups' in spec) groups.push(...spec.groups);
+    else if (spec.kind === 'form' && (FORM_WORDS[spec.form] ?? []).length > 0) groups.push(FORM_WORDS[spec.form]!);
+    else if (spec.kind === 'cohort') groups.push(['Y Combinator', 'YC', ...(spec.season && spec.year ? [`${spec.season} ${spec.year}`] : [])]);
+    else if (spec.kind === 'hiring') groups.push(['hiring', 'jobs', 'careers', 'open roles']);
   }
   const floor = plan.dateRange?.from ?? null;
   return hits.map((hit) => {

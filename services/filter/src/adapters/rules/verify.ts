@@ -156,6 +156,7 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   const target: Place = spec.place;
   const names = [...new Set([...spec.names, ...placeNames(target)])];
   const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label));
+  if (spec.outside) return verifyOutside(filter, target, candidate, locationFacts);
   for (const e of locationFacts) {
     const inside = resolveLocation(e.fact!.value).find((p) => placeContains(target, p));
     const literal = literalName(e.fact!.value, names);
@@ -173,6 +174,19 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
     }
   }
   return unclear(filter, candidate, `no passage about it names ${target.name} or a place in it.`);
+}
+
+/** "Outside X": every place its location facts name resolves, and none lies in X. */
+function verifyOutside(filter: FunnelFilter, target: Place, candidate: Candidate, locationFacts: Evidence[]): Verdict {
+  for (const e of locationFacts) {
+    const places = resolveLocation(e.fact!.value);
+    if (places.some((p) => placeContains(target, p))) return fail(filter, candidate, `it is located in ${target.name}.`, [e]);
+    if (places.length > 0) {
+      const where = places.map((p) => (p.level === 'city' && p.country ? `${p.name} (${p.country})` : p.name)).join(', ');
+      return pass(filter, [e], 'inferred', ` (inferred: ${where} lies outside ${target.name})`);
+    }
+  }
+  return unclear(filter, candidate, 'no passage gives a location the gazetteer knows.');
 }
 
 // ── organisation form ───────────────────────────────────────────────────────────────────────────
