@@ -101,9 +101,12 @@ describe('starting the embedded service', () => {
   }, 60_000);
 
   it('says at start-up which sign-in is active', async () => {
-    const none = await startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'info' } });
+    const none = await startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'info', LEADFINDER_FETCH_RESOLVE: 'intranet.example:443:10.0.0.5' } });
     cleanup.push(() => none.stop());
     expect(none.output()).toContain('web sign-in: none');
+    // Fetch pins are listed, and one the SSRF guard will refuse is called out.
+    expect(none.output()).toContain('intranet.example:443 -> 10.0.0.5');
+    expect(none.output()).toContain('fetch pin to a refused address');
     const dev = await startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'warn', LEADFINDER_DEV_SIGNIN: '1' } });
     cleanup.push(() => dev.stop());
     expect(dev.output()).toContain('web sign-in: DEVELOPMENT sign-in');

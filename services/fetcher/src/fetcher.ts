@@ -5,6 +5,7 @@ import type { FetchOutcome, FetchRequest, SearchRequest, SearchResponse } from '
 import { extractByKind, pageKind } from './domain/page-kind.js';
 import { resolveModelLinks } from './domain/page-links.js';
 import { createGuardedAgent } from './adapters/undici/guarded-agent.js';
+import { refusedAddressReason } from './domain/ip-address.js';
 import { createHttpPageFetcher } from './adapters/undici/http-page-fetcher.js';
 import { isPageSource, type PageSource } from './ports/page-source.js';
 
@@ -29,11 +30,27 @@ export interface Fetcher extends FetcherPort {
   close(): Promise<void>;
 }
 
+/**
+ * Pins send a host's traffic to a fixed address, so the operator sees every one at start-up, and a
+ * warning for a pin the SSRF guard will refuse (unless LEADFINDER_FETCH_ALLOW_PRIVATE is set).
+ */
+function logPins(config: Config, logger: Logger): void {
+  const pins = config.LEADFINDER_FETCH_RESOLVE;
+  if (pins.length === 0) return;
+  logger.info('fetch pins (LEADFINDER_FETCH_RESOLVE)', { pins: pins.map((p) => `${p.host}:${p.port} -> ${p.address}`) });
+  if (config.LEADFINDER_FETCH_ALLOW_PRIVATE) return;
+  for (const pin of pins) {
+    const why = refusedAddressReason(pin.address);
+    if (why) logger.warn('fetch pin to a refused address: its pages will not be fetched', { pin: `${pin.host}:${pin.port} -> ${pin.address}`, why });
+  }
+}
+
 export function createFetcher(options: FetcherOptions): Fetcher {
   const { config, provider } = options;
   const logger = options.logger.child({ component: 'fetcher' });
   const clock = options.clock ?? systemClock;
   const pageSource = options.pageSource ?? (isPageSource(provider) ? provider : undefined);
+  logPins(config, logger);
   const agent: Agent = createGuardedAgent({
     allowPrivate: config.LEADFINDER_FETCH_ALLOW_PRIVATE,
     resolve: config.LEADFINDER_FETCH_RESOLVE,

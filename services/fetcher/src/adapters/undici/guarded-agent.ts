@@ -27,9 +27,10 @@ export interface GuardedAgentOptions {
 }
 
 /**
- * The address a host:port connects to. Pinned entries are operator configuration and trusted as given;
- * everything else is resolved here and every resolved address is checked, so the socket goes to an
- * address we validated (no DNS rebinding window between check and connect).
+ * The address a host:port connects to: a pinned entry's address, else every address the name resolves
+ * to. Either way each address is checked (a pin is configuration, but a pin to a private address is
+ * still a way in), so the socket goes to an address we validated (no DNS rebinding window between check
+ * and connect).
  */
 export async function resolveChecked(
   hostname: string,
@@ -38,8 +39,7 @@ export async function resolveChecked(
 ): Promise<string> {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   const pinned = options.resolve.find((r) => r.host === host && r.port === port);
-  if (pinned) return pinned.address;
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  const addresses = pinned ? [pinned.address] : isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   if (addresses.length === 0) throw new Error(`${host} did not resolve`);
   if (!options.allowPrivate) {
     // Refuse when any record is private: mixing a public and a private record is a known SSRF trick.

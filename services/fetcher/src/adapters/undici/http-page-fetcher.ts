@@ -123,8 +123,8 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions): HttpPage
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return failure('bad_url', `scheme ${url.protocol} is not fetched`);
     if (!options.allowPrivate && isIpLiteral(url.hostname)) {
       const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-      const pinned = options.resolve.some((r) => r.host === url.hostname.toLowerCase() && r.port === port);
-      const why = pinned ? null : refusedAddressReason(url.hostname);
+      const pinned = options.resolve.find((r) => r.host === url.hostname.toLowerCase() && r.port === port);
+      const why = refusedAddressReason(pinned ? pinned.address : url.hostname);
       if (why) return failure('private_address', `${url.hostname} is a ${why} address`);
     }
     return null;
