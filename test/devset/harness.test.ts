@@ -2,8 +2,9 @@
  * The development set itself: its web, its search side, its gold rules and its scoring behave as the
  * README says (no service involved; quality-floors.test.ts runs the service).
  */
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { DEVSET_DAY, KIND_SITES } from './harness.js';
+import { DEVSET_DAY, KIND_SITES, startDevWeb } from './harness.js';
 import { buildWeb, SHAPES_BY_SPLIT } from './pages.js';
 import { allQueries, goldSet, targetFor, type DevQuery } from './queries.js';
 import { loadEntities, type DevEntity } from './records.js';
@@ -90,6 +91,47 @@ describe('the fake web', () => {
     const links = [...directory.html.matchAll(/<li><a href="([^"]+)">/g)].map((m) => m[1]!);
     expect(links.length).toBe(directory.entities.length);
     for (const l of links) expect(urls.has(l), l).toBe(true);
+  });
+});
+
+/** GET through the fake web's loopback port with the page's own Host header (as LEADFINDER_FETCH_RESOLVE does). */
+function get(url: string, port: number): Promise<{ status: number; body: string }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: `${u.pathname}${u.search}`, headers: { host: u.host } }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the served web', () => {
+  it('answers SearXNG JSON and serves pages whose links lead to pages it serves', async () => {
+    const dev = await startDevWeb('dev', entities);
+    try {
+      const port = dev.web.port;
+      const search = await fetch(`${dev.web.searxngUrl}/search?q=${encodeURIComponent('fintech startups San Francisco')}&format=json&pageno=1`);
+      const { results } = (await search.json()) as { results: { url: string; title: string; content: string; publishedDate: string | null }[] };
+      expect(results).toHaveLength(10);
+      for (const r of results) {
+        expect(r.url.startsWith('http://') && new URL(r.url).port === String(port), r.url).toBe(true);
+        expect(r.publishedDate).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      }
+      const directory = dev.pages.find((p) => p.shape === 'directory')!;
+      const page = await get(dev.web.servedUrl(directory.url), port);
+      expect(page.status).toBe(200);
+      const links = [...page.body.matchAll(/<li><a href="([^"]+)">/g)].map((m) => m[1]!);
+      expect(links.length).toBeGreaterThan(0);
+      for (const link of links) {
+        expect(new URL(link).port, link).toBe(String(port));
+        expect((await get(link, port)).status, link).toBe(200);
+      }
+    } finally {
+      await dev.web.close();
+    }
   });
 });
 

@@ -100,7 +100,8 @@ export interface DevWeb {
 /** One split's web, served on loopback. */
 export async function startDevWeb(split: Split, entities: DevEntity[] = loadEntities()): Promise<DevWeb> {
   const pages = buildWeb(KIND_SITES, entities, { split, day: DEVSET_DAY });
-  const web = await startFakeWeb({ index: createDevSearchIndex(pages) });
+  // Links are served in the loopback form so a page's links lead where they say (as on the real web).
+  const web = await startFakeWeb({ index: createDevSearchIndex(pages), rewriteLinks: true });
   return { split, pages, entities, web };
 }
 

@@ -9,10 +9,14 @@ import { runSplit, type QueryResult, type SplitSummary } from './harness.js';
 import type { Split } from './pages.js';
 import { allQueries } from './queries.js';
 
-/** A fixed subset per split: kinds of condition (topic + place, status, place only, form + topic), not the easy ones. */
+/**
+ * A fixed subset per split, not the easy ones: topic + place, topic + hiring, topic only, place only, a
+ * researcher query (institution) and a paper query (topic) on dev; form + topic, country, topic, topic, a
+ * researcher query (gender) and a paper query (topic) on test.
+ */
 const SUBSET: Record<Split, string[]> = {
-  dev: ['c01', 'c07', 'c17', 'c21'],
-  test: ['c02', 'c06', 'c26', 'c34'],
+  dev: ['c01', 'c07', 'c17', 'c21', 'r05', 'p01'],
+  test: ['c02', 'c06', 'c26', 'c34', 'r02', 'p06'],
 };
 
 interface Floors {
@@ -24,13 +28,20 @@ interface Floors {
   costPerCorrectRow: number;
 }
 
-/** Measured with the engine of 2026-11-26 (subset means: dev P 0.75 R 0.21; test P 0.38 R 0.06). */
+/**
+ * Set a little below what the engine achieved on 2026-11-26 at 02:35 UTC (README "Quality"): subset means
+ * dev P 0.967 R 0.900 F1 0.932, $0.014 per correct row; test P 0.786 R 0.517 F1 0.624, $0.026 per correct
+ * row. One query of six moving by half moves a mean by about 0.08.
+ */
 const FLOORS: Record<Split, Floors> = {
-  dev: { precision: 0.7, recall: 0.2, f1: 0.3, groundedShare: 1, costPerCorrectRow: 0.1 },
-  test: { precision: 0.35, recall: 0.05, f1: 0.08, groundedShare: 1, costPerCorrectRow: 0.5 },
+  dev: { precision: 0.9, recall: 0.83, f1: 0.86, groundedShare: 1, costPerCorrectRow: 0.025 },
+  test: { precision: 0.72, recall: 0.45, f1: 0.56, groundedShare: 1, costPerCorrectRow: 0.04 },
 };
-/** Seconds one query may take (the issue asks ≤ 10 s on a quiet machine; CI shares its cores). */
-const MAX_SECONDS = 15;
+/**
+ * Seconds one query may take. The issue's goal is 10 s on a quiet machine (`npm run quality` reports it);
+ * here it only guards against runs that hang, since CI shares two cores with other suites.
+ */
+const MAX_SECONDS = 30;
 
 function line(r: QueryResult): string {
   return `${r.id} ${r.status} rows ${r.rows.length} P ${r.score.precision.toFixed(2)} R ${r.score.recall.toFixed(2)} ${r.seconds.toFixed(1)} s "${r.q}"`;

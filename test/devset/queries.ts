@@ -61,6 +61,12 @@ interface Topic {
   tags?: string[];
   /** Tags or subindustries that make the topic arguable: maybe. */
   near?: string[];
+  /**
+   * Words which, in the company's own one-liner or description, make the topic arguable (maybe): a
+   * reader could count "a marketplace for grocery delivery" as a marketplace though the record's tags
+   * do not say so. Yes comes only from the structured fields.
+   */
+  words?: RegExp;
 }
 
 function topicVerdict(f: C, t: Topic): Verdict {
@@ -68,6 +74,7 @@ function topicVerdict(f: C, t: Topic): Verdict {
   if (f.subindustry && t.subindustries?.includes(f.subindustry)) return 'yes';
   if (f.tags.some((tag) => t.tags?.includes(tag))) return 'yes';
   if (t.near?.some((n) => f.tags.includes(n) || f.subindustry === n)) return 'maybe';
+  if (t.words && (t.words.test(f.oneLiner) || t.words.test(f.longDescription))) return 'maybe';
   return 'no';
 }
 
@@ -75,20 +82,20 @@ function sizeVerdict(f: C, test: (n: number) => boolean): Verdict {
   return f.teamSize === null ? 'maybe' : bool(test(f.teamSize));
 }
 
-const FINTECH: Topic = { industries: ['Fintech'], tags: ['Fintech', 'Payments', 'Banking as a Service'], near: ['Insurance', 'Investing', 'Crypto / Web3', 'Finance and Accounting'] };
-const HEALTH: Topic = { industries: ['Healthcare'], tags: ['Healthcare', 'Health Tech', 'Digital Health', 'Consumer Health Services', 'Telemedicine', 'Biotech'], near: ['Health & Wellness', 'Health Insurance', 'Fitness', 'Femtech'] };
-const EDUCATION: Topic = { industries: ['Education'], tags: ['Education', 'Edtech', 'eLearning', 'AI-Enhanced Learning'], near: ['Diversity & Inclusion'] };
-const B2B_SOFTWARE: Topic = { industries: ['B2B'], tags: ['SaaS', 'B2B', 'Enterprise Software', 'Developer Tools', 'API'], near: ['Analytics'] };
-const DEVTOOLS: Topic = { subindustries: ['Engineering, Product and Design'], tags: ['Developer Tools', 'DevOps', 'DevSecOps', 'API', 'Open Source', 'Databases', 'Cloud Computing', 'Monitoring'], near: ['Infrastructure', 'Data Engineering'] };
-const AI: Topic = { tags: ['AI', 'Artificial Intelligence', 'Machine Learning', 'Computer Vision', 'AI-Enhanced Learning'], near: ['Data Science', 'Robotics', 'Self-Driving Vehicles', 'Automation'] };
-const CLIMATE: Topic = { subindustries: ['Energy'], tags: ['Climate', 'Solar Power', 'Renewable Energy', 'Energy Storage', 'Energy', 'Electric Vehicles', 'Small Modular Reactors'], near: ['Agriculture'] };
-const LOGISTICS: Topic = { subindustries: ['Supply Chain and Logistics'], tags: ['Logistics', 'Supply Chain', 'Delivery', 'Autonomous Delivery'], near: ['Grocery', 'E-commerce'] };
-const HR: Topic = { subindustries: ['Human Resources', 'Recruiting and Talent'], tags: ['HR Tech', 'Payroll', 'Human Resources', 'Talent Acquisition'], near: ['Remote Work', 'Diversity & Inclusion'] };
+const FINTECH: Topic = { industries: ['Fintech'], tags: ['Fintech', 'Payments', 'Banking as a Service'], near: ['Insurance', 'Investing', 'Crypto / Web3', 'Finance and Accounting'], words: /\bfintech\b|\bpayments?\b|\bbanking\b|financial services/i };
+const HEALTH: Topic = { industries: ['Healthcare'], tags: ['Healthcare', 'Health Tech', 'Digital Health', 'Consumer Health Services', 'Telemedicine', 'Biotech'], near: ['Health & Wellness', 'Health Insurance', 'Fitness', 'Femtech'], words: /\bhealth|\bmedical\b|\bpatients?\b|\bclinic/i };
+const EDUCATION: Topic = { industries: ['Education'], tags: ['Education', 'Edtech', 'eLearning', 'AI-Enhanced Learning'], near: ['Diversity & Inclusion'], words: /\beducat|\bschools?\b|\bstudents?\b|\bteachers?\b|\blearning\b/i };
+const B2B_SOFTWARE: Topic = { industries: ['B2B'], tags: ['SaaS', 'B2B', 'Enterprise Software', 'Developer Tools', 'API'], near: ['Analytics'], words: /\bsoftware\b|\bsaas\b/i };
+const DEVTOOLS: Topic = { subindustries: ['Engineering, Product and Design'], tags: ['Developer Tools', 'DevOps', 'DevSecOps', 'API', 'Open Source', 'Databases', 'Cloud Computing', 'Monitoring'], near: ['Infrastructure', 'Data Engineering'], words: /\bdevelopers?\b|\bdevops\b|\bsoftware engineers?\b/i };
+const AI: Topic = { tags: ['AI', 'Artificial Intelligence', 'Machine Learning', 'Computer Vision', 'AI-Enhanced Learning'], near: ['Data Science', 'Robotics', 'Self-Driving Vehicles', 'Automation'], words: /\bAI\b|artificial intelligence|machine learning|computer vision/ };
+const CLIMATE: Topic = { subindustries: ['Energy'], tags: ['Climate', 'Solar Power', 'Renewable Energy', 'Energy Storage', 'Energy', 'Electric Vehicles', 'Small Modular Reactors'], near: ['Agriculture'], words: /\bclimate\b|\bcarbon\b|\bsolar\b|\brenewable\b|\bclean energy\b|\bemissions?\b/i };
+const LOGISTICS: Topic = { subindustries: ['Supply Chain and Logistics'], tags: ['Logistics', 'Supply Chain', 'Delivery', 'Autonomous Delivery'], near: ['Grocery', 'E-commerce'], words: /\blogistics?\b|supply chain|\bshipping\b|\bfreight\b|\bdelivery\b/i };
+const HR: Topic = { subindustries: ['Human Resources', 'Recruiting and Talent'], tags: ['HR Tech', 'Payroll', 'Human Resources', 'Talent Acquisition'], near: ['Remote Work', 'Diversity & Inclusion'], words: /\bpayroll\b|\brecruit|human resources|\bHR\b|\bhiring\b/ };
 const CONSUMER: Topic = { industries: ['Consumer'] };
-const CIVIC: Topic = { industries: ['Government'], tags: ['Civic Tech', 'GovTech'], near: ['Legal', 'LegalTech'] };
-const ECOMMERCE: Topic = { subindustries: ['Retail'], tags: ['E-commerce', 'Retail', 'Marketplace', 'Grocery'], near: ['Delivery', 'Retail Tech'] };
-const SECURITY: Topic = { subindustries: ['Security'], tags: ['Security', 'DevSecOps', 'Identity', 'Compliance', 'Biometrics'] };
-const BIOTECH: Topic = { subindustries: ['Therapeutics', 'Industrial Bio', 'Drug Discovery and Delivery', 'Diagnostics'], tags: ['Biotech', 'Synthetic Biology', 'Drug discovery', 'Therapeutics', 'Diagnostics', 'Oncology'] };
+const CIVIC: Topic = { industries: ['Government'], tags: ['Civic Tech', 'GovTech'], near: ['Legal', 'LegalTech'], words: /\bgovernment\b|\bcivic\b|\bvot(e|ing|ers?)\b|\bdemocra/i };
+const ECOMMERCE: Topic = { subindustries: ['Retail'], tags: ['E-commerce', 'Retail', 'Marketplace', 'Grocery'], near: ['Delivery', 'Retail Tech'], words: /e-?commerce|online store|\bretail|\bshopping\b/i };
+const SECURITY: Topic = { subindustries: ['Security'], tags: ['Security', 'DevSecOps', 'Identity', 'Compliance', 'Biometrics'], words: /\bsecurity\b|\bfraud\b|\bidentity\b|\bcompliance\b/i };
+const BIOTECH: Topic = { subindustries: ['Therapeutics', 'Industrial Bio', 'Drug Discovery and Delivery', 'Diagnostics'], tags: ['Biotech', 'Synthetic Biology', 'Drug discovery', 'Therapeutics', 'Diagnostics', 'Oncology'], words: /\bbiotech|\bbiolog|\bdrugs?\b|\btherap|\bgenom|\bvaccines?\b/i };
 
 const SF = ['San Francisco'];
 const NYC = ['New York', 'New York City'];
@@ -132,9 +139,9 @@ export const COMPANY_QUERIES: DevQuery[] = [
   company('c31', 'dev', 'YC-backed nonprofits outside the United States', (f) => all(bool(f.nonprofit), f.places.length === 0 ? 'maybe' : bool(f.places.every((p) => p.country !== 'USA')))),
   company('c32', 'test', 'Bay Area companies that went public', (f) => all(bool(f.status === 'Public'), cityVerdict(f, BAY_AREA))),
   company('c33', 'dev', 'fully remote companies that are hiring', (f) => all(bool(f.regions.includes('Fully Remote')), bool(f.hiring))),
-  company('c34', 'test', 'marketplace startups', (f) => topicVerdict(f, { tags: ['Marketplace'] })),
+  company('c34', 'test', 'marketplace startups', (f) => topicVerdict(f, { tags: ['Marketplace'], words: /\bmarketplaces?\b/i })),
   company('c35', 'dev', 'startups in Africa', (f) => regionVerdict(f, 'Africa')),
-  company('c36', 'test', 'real estate and construction companies', (f) => topicVerdict(f, { industries: ['Real Estate and Construction'], tags: ['Construction', 'Housing'] })),
+  company('c36', 'test', 'real estate and construction companies', (f) => topicVerdict(f, { industries: ['Real Estate and Construction'], tags: ['Construction', 'Housing'], words: /\breal estate\b|\bconstruction\b|\bhousing\b/i })),
 ];
 
 // ------------------------------------------------------------------ researchers (Nobel laureates 2008-2016)

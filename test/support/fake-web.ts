@@ -37,6 +37,11 @@ export interface FakeWebOptions {
    * records); `now` is then unused.
    */
   index?: CorpusIndex;
+  /**
+   * Serve pages with their links (`href`/`src` attributes) to served hosts rewritten to the loopback form,
+   * as result URLs are, so a link a page gives can be followed. @default false
+   */
+  rewriteLinks?: boolean;
 }
 
 /** One SearXNG result as served (URL already rewritten to the loopback address). */
@@ -176,7 +181,11 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
     if (isRobots) return send(res, 200, 'text/plain; charset=utf-8', ROBOTS);
     const found = await index.page(corpusUrl(full));
     if (!found) return send(res, 404, 'text/html; charset=utf-8', '<!doctype html><title>Not found</title><p>Not found</p>');
-    send(res, 200, `${found.contentType}; charset=utf-8`, found.source);
+    const body = options.rewriteLinks
+      ? found.source.replace(/\b(href|src)="https?:\/\/([a-z0-9.-]+)(\/[^"]*)?"/gi, (m, attr: string, host: string, path: string | undefined) =>
+          hostSet.has(host.toLowerCase()) ? `${attr}="http://${host.toLowerCase()}:${port}${path ?? '/'}"` : m)
+      : found.source;
+    send(res, 200, `${found.contentType}; charset=utf-8`, body);
   }
 
   const server = createServer((req, res) => {
