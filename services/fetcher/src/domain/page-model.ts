@@ -208,8 +208,9 @@ function rowText(row: DomNode): string {
 
 /** A name as a listing prints it: short, starts like a name, not a sentence. */
 function plausibleItemName(name: string): boolean {
-  if (name.length < 2 || name.length > 80) return false;
-  if (name.split(/\s+/).length > 8) return false;
+  // Long enough for a paper's or a book's title; a sentence ends with a full stop and is no name.
+  if (name.length < 2 || name.length > 250) return false;
+  if (name.split(/\s+/).length > 30) return false;
   if (/[.!?]$/.test(name) && !/\b(Inc|Co|Ltd|Corp)\.$/.test(name)) return false;
   return /^[\p{Lu}\p{N}“"]/u.test(name) || /^[a-z][a-z0-9]*[A-Z.]/.test(name);
 }

@@ -11,7 +11,10 @@ export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
   conference: ['conference', 'summit', 'congress', 'symposium', 'meetup', 'trade fair', 'expo', 'convention'],
   exhibition: ['exhibition', 'exhibit', 'retrospective', 'art show', 'installation'],
   paper: ['paper', 'preprint', 'publication', 'journal article', 'study'],
-  researcher: ['researcher', 'scientist', 'professor', 'postdoc', 'postdoctoral', 'academic', 'research fellow', 'phd student'],
+  researcher: [
+    'researcher', 'scientist', 'professor', 'postdoc', 'postdoctoral', 'academic', 'research fellow', 'phd student',
+    'laureate', 'economist', 'physicist', 'chemist', 'biologist', 'mathematician',
+  ],
   clinician: [
     'clinician', 'doctor', 'physician', 'surgeon', 'cardiologist', 'dermatologist', 'pediatrician', 'paediatrician',
     'neurologist', 'oncologist', 'psychiatrist', 'dentist', 'general practitioner', 'radiologist', 'orthopaedist',

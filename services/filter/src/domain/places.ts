@@ -302,8 +302,8 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
 }
 
 /** Every place a sentence names (1–4 word spans the gazetteer knows, capitalised), most specific reading each. */
-export function placesNamedIn(sentence: string): { text: string; place: Place }[] {
-  const out: { text: string; place: Place }[] = [];
+export function placesNamedIn(sentence: string): { text: string; place: Place; ambiguous: boolean }[] {
+  const out: { text: string; place: Place; ambiguous: boolean }[] = [];
   const words = [...sentence.matchAll(/\p{Lu}[\p{L}.'’-]*/gu)];
   const idx = gazetteer();
   for (let i = 0; i < words.length; i++) {
@@ -320,9 +320,21 @@ export function placesNamedIn(sentence: string): { text: string; place: Place }[
       if (idx.cities.has(key) || idx.states.has(key) || idx.countries.has(key) || REGION_NAMES.has(key)) {
         // A following ", ST" or ", Country" decides which city.
         const tail = sentence.slice(last.index + last[0].length, last.index + last[0].length + 60);
+        // "Boston University", "Max Planck Institute": part of an organisation's name, not a place.
+        if (/^\s+(?:University|Institute|College|School|Hospital|Laborator|Medical|Research|Cent(?:er|re)|Foundation|Academy)/.test(tail)) {
+          i += n - 1;
+          break;
+        }
         const ctx = /^,\s*([\p{L} .]+?)(?:,\s*([\p{L} .]+?))?(?=[.;)]|,|$|\s+(?:and|with|for|in)\b)/u.exec(tail);
         const resolved = resolveLocation(ctx ? `${text.replace(/-based$/i, '')}, ${ctx[1]}${ctx[2] ? `, ${ctx[2]}` : ''}` : text.replace(/-based$/i, ''));
-        if (resolved[0]) out.push({ text, place: resolved[0] });
+        if (resolved[0]) {
+          // A lone city name found in several countries (and neither a capital nor a city-state) is a guess.
+          const rows = idx.cities.get(key) ?? [];
+          const countriesOf = new Set(rows.map((r) => r.country));
+          const plain = !ctx && resolved[0].level === 'city' && countriesOf.size > 1
+            && idx.capitals.get(key) !== resolved[0].country && !idx.states.has(key);
+          out.push({ text, place: resolved[0], ambiguous: plain });
+        }
         i += n - 1;
         break;
       }

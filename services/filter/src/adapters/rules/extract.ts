@@ -92,7 +92,7 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
   const pageCue = descriptorKind(page.title);
   if (!pageCue || pageCue === kind) {
     for (const item of model.items) {
-      if (otherKind(item.kind) || !page.text.includes(item.name) || !isPlausibleName(item.name)) continue;
+      if (otherKind(item.kind) || !page.text.includes(item.name) || !/\p{L}/u.test(item.name) || item.name.length > 250) continue;
       out.push({
         name: item.name, sentence: item.passage, lead: item.link, domain: entityDomain(item, pageHost),
         passages: [item.passage, ...item.facts.map((f) => f.passage)],
@@ -182,6 +182,8 @@ export function extractCandidates(plan: ResearchPlan, page: FetchedPage, round: 
   for (const mention of [...modelMentions(page, plan.entityType), ...mentionsOf(page, plan.entityType)]) {
     const key = normaliseKey(mention.name);
     if (!key || byKey.has(key)) continue;
+    // "Südhof" after "Thomas C. Südhof" on the same page is the same person, not a second row.
+    if ([...byKey.values()].some((c) => c.name.endsWith(` ${mention.name}`) || c.name.startsWith(`${mention.name} `))) continue;
     const named = plan.entityType === 'news' ? all : all.filter((s) => s.includes(mention.name));
     const about = [...new Set([...(mention.passages ?? []).filter((t) => page.text.includes(t)), ...named])];
     const passages: SupportingPassage[] = about.slice(0, 8).map((text) => ({

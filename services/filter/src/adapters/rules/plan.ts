@@ -18,6 +18,8 @@ const RELATIVE = new Set(['that', 'which', 'who', 'whose', 'have', 'has', 'had',
 const DROP = new Set([
   'a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from', 'and', 'or', 'about', 'some', 'any',
   'all', 'find', 'list', 'show', 'me', 'give', 'search', 'looking', 'look', 'top', 'best', 'based', 'located',
+  // Participles left behind when a place or prize is cut out ("working in Japan", "prize-winning").
+  'working', 'living', 'operating', 'headquartered', 'winning', 'won', 'award-winning', 'prize-winning',
 ]);
 /** Nouns that only name the kind; the extractor already guarantees the kind, so they are not checked. */
 const GENERIC_NOUNS = new Set(
@@ -26,7 +28,7 @@ const GENERIC_NOUNS = new Set(
     'news article', 'news story', 'headline', 'product', 'researcher', 'scientist', 'academic', 'lawyer',
     'attorney', 'doctor', 'clinician', 'physician', 'freelancer', 'freelance', 'book', 'paper', 'publication',
     'conference', 'exhibition', 'music video', 'app', 'tool', 'device', 'organization', 'organisation', 'organizations',
-    'organisations', 'compani', 'startups', 'companies', 'businesses', 'firms',
+    'organisations', 'compani', 'startups', 'companies', 'businesses', 'firms', 'laureate', 'laureates',
   ].map((n) => tokens(n).map(stem).join(' ')),
 );
 
@@ -118,7 +120,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   const firstNoun = words.findIndex((w) => nounStem.length > 0 && stem(tokens(w)[0] ?? '') === nounStem[0]);
   let eventAt = words.findIndex((w, i) => i > Math.max(firstNoun, 0) && EVENT_START.has(w.toLowerCase()));
   if (eventAt < 0) eventAt = words.length;
-  const head = words.slice(0, eventAt).join(' ').replace(/\s+(and|in|at|from)$/i, '').trim();
+  const head = words.slice(0, eventAt).join(' ').replace(/\s+(and|in|at|from)$/i, '').replace(/\s+(working|living|operating|based|located|headquartered)$/i, '').trim();
   const eventWords = tokens(words.slice(eventAt).join(' '));
   const eventTerms = eventWords.filter((w) => !RELATIVE.has(w) && !DROP.has(w));
   const headTerms = splitTerms(tokens(head)).filter((t) => !DROP.has(t) && t.length > 1);

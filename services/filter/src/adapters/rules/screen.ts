@@ -13,8 +13,8 @@ const FORM_WORDS: Record<string, string[]> = {
   active: [],
 };
 
-/** A hit passes the excerpt screen at this score. */
-export const SCREEN_THRESHOLD = 0.34;
+/** A hit passes the excerpt screen at this score: one of three groups (a profile's title is often just the name and one term). */
+export const SCREEN_THRESHOLD = 0.33;
 
 /**
  * Scores a search hit from its title and snippet: the share of the plan's term groups it contains,

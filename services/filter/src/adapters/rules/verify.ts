@@ -140,7 +140,7 @@ function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | nul
 
 // ── place ───────────────────────────────────────────────────────────────────────────────────────
 
-const LOCATION_LABEL = /locat|headquarter|\bhq\b|based|\bcity\b|address|offices?\b|country|region/i;
+const LOCATION_LABEL = /locat|headquarter|\bhq\b|based|\bcity\b|address|offices?\b|country|region|affiliat|institution|employer/i;
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -164,11 +164,12 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
     if (inside) return pass(filter, [e], 'inferred', ` (inferred: ${inside.name} lies in ${target.name})`);
   }
   if (locationFacts.length > 0) return fail(filter, candidate, `its location is not in ${target.name}.`, [locationFacts[0]!]);
-  const named = evidence.filter((e) => e.named);
+  // Sentences, not facts: a birthplace or an award line says nothing about where it is based.
+  const named = evidence.filter((e) => e.named && !e.fact && !/^(?:Born|Died)\b/.test(e.text));
   for (const e of named) if (literalName(e.text, names)) return pass(filter, [e], 'stated');
   for (const e of named) {
     for (const mention of placesNamedIn(e.text)) {
-      if (placeContains(target, mention.place)) {
+      if (!mention.ambiguous && placeContains(target, mention.place)) {
         return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” is ${mention.place.name}, which lies in ${target.name})`);
       }
     }
