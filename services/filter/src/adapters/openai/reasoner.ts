@@ -156,7 +156,7 @@ export function createOpenAiReasoner(options: OpenAiReasonerOptions): Reasoner {
       if (range && !filter.relaxed) {
         const asOf = typeof filter.spec['asOf'] === 'string' ? new Date(filter.spec['asOf']) : new Date();
         const widened = widenRange(range, asOf, 0.5);
-        return { filter: { ...filter, relaxed: true, criterion: `${filter.criterion} Loosened: date range widened by 50% to start ${widened.from}.`, spec: { ...filter.spec, dateRange: widened } }, usage };
+        return { filter: { ...filter, relaxed: true, criterion: `${filter.criterion} Loosened: date range widened by 50%, now ${describeRange(widened)}.`, spec: { ...filter.spec, dateRange: widened } }, usage };
       }
       const reply = await chat.complete(
         'loosened_filter', RelaxReply,
