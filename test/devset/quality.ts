@@ -7,6 +7,7 @@
  *   npm run quality -- --split dev          # the tuning half only
  *   npm run quality -- --query c01,c07      # some queries (ids, or words of the query text)
  *   npm run quality -- --split dev --verbose  # also every row, its match and its plan
+ *   npm run quality -- --markdown "final"   # also the README "Quality" table rows, labelled "final"
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'test-artifacts/devset-quality.json' },
     timeout: { type: 'string', default: '60' },
     verbose: { type: 'boolean', default: false },
+    markdown: { type: 'string' },
   },
 });
 
@@ -70,6 +72,24 @@ function summaryLines(s: SplitSummary): string[] {
   ];
 }
 
+/** Means per entity kind, so a change that helps companies and hurts papers shows. */
+function kindLines(split: Split, results: readonly QueryResult[]): string[] {
+  const kinds = [...new Set(results.map((r) => r.kind))];
+  if (kinds.length < 2) return [];
+  return [`${split}: by kind  ${kinds.map((k) => {
+    const mine = results.filter((r) => r.kind === k);
+    const mean = (f: (r: QueryResult) => number) => mine.reduce((s, r) => s + f(r), 0) / mine.length;
+    return `${k} (${mine.length}) P ${mean((r) => r.score.precision).toFixed(2)} R ${mean((r) => r.score.recall).toFixed(2)}`;
+  }).join('  ')}`];
+}
+
+/** Rows of the README "Quality" table. */
+function markdownRows(label: string, s: SplitSummary): string {
+  const usd = s.costPerCorrectRow === null ? 'n/a' : `$${s.costPerCorrectRow.toFixed(4)}`;
+  return `| ${label} | ${s.split} | ${s.queries} | ${s.meanPrecision.toFixed(3)} | ${s.meanRecall.toFixed(3)} | ${s.f1.toFixed(3)} | ` +
+    `${(100 * s.groundedShare).toFixed(1)} % of ${s.rows} rows | ${usd} | ${s.meanSeconds.toFixed(1)} / ${s.maxSeconds.toFixed(1)} |`;
+}
+
 async function main(): Promise<void> {
   const splits: Split[] = values.split === 'all' ? ['dev', 'test'] : [values.split as Split];
   if (!splits.every((s) => s === 'dev' || s === 'test')) throw new Error(`--split must be dev, test or all, not ${values.split}`);
@@ -89,12 +109,13 @@ async function main(): Promise<void> {
       },
     });
     console.log(`  (${pages} pages in the ${split} web)`);
-    for (const line of summaryLines(summary)) console.log(line);
+    for (const line of [...summaryLines(summary), ...kindLines(split, results)]) console.log(line);
     report.splits.push({ summary, pages, results });
   }
   if (report.splits.length === 0) throw new Error('no query matched --split/--query');
   console.log('');
-  for (const s of report.splits) for (const line of summaryLines(s.summary)) console.log(line);
+  for (const s of report.splits) for (const line of [...summaryLines(s.summary), ...kindLines(s.summary.split, s.results)]) console.log(line);
+  if (values.markdown) for (const s of report.splits) console.log(markdownRows(values.markdown, s.summary));
   mkdirSync(dirname(values.out!), { recursive: true });
   writeFileSync(values.out!, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`report: ${values.out}`);
