@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,13 @@ describe('starting the embedded service', () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/LEADFINDER_SESSION_SECRET: must be at least 32 bytes/);
+    const kept = mkdtempSync(join(tmpdir(), 'lf-kept-secret-'));
+    cleanup.push(() => rmSync(kept, { recursive: true, force: true }));
+    writeFileSync(join(kept, 'session-secret'), 'short\n');
+    const file = refusedStart({ LEADFINDER_DATA_DIR: kept });
+    expect(file.code).toBe(1);
+    expect(file.stderr.trim().split('\n')).toHaveLength(1);
+    expect(file.stderr).toMatch(/session-secret is shorter than 32 bytes/);
     const admin = refusedStart({ LEADFINDER_ADMIN_TOKEN: 'x' });
     expect(admin.stderr).toMatch(/LEADFINDER_ADMIN_TOKEN: must be at least 32 bytes/);
     const url = refusedStart({ LEADFINDER_MONGODB_URL: 'mongodb://lf:hunter2-secret@db host/x' });

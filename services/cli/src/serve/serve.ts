@@ -125,11 +125,17 @@ async function sessionSecret(config: Config, role: Role): Promise<string> {
   if (config.LEADFINDER_SESSION_SECRET) return config.LEADFINDER_SESSION_SECRET;
   if (role !== 'all') throw new StartupError('LEADFINDER_SESSION_SECRET: required when the edge runs as a separate service');
   const file = join(await ensureDataDir(config.LEADFINDER_DATA_DIR), 'session-secret');
+  let kept: string | null = null;
   try {
-    return (await readFile(file, 'utf8')).trim();
+    kept = (await readFile(file, 'utf8')).trim();
   } catch {
     const secret = randomBytes(32).toString('base64url');
     await writeFile(file, secret + '\n', { mode: 0o600 });
     return secret;
   }
+  // The same rule as for a configured secret: a short one can be guessed offline.
+  if (Buffer.byteLength(kept, 'utf8') < 32) {
+    throw new StartupError(`LEADFINDER_SESSION_SECRET: the secret kept in ${file} is shorter than 32 bytes; delete the file to have a new one made`);
+  }
+  return kept;
 }
