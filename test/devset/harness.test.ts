@@ -2,7 +2,10 @@
  * The development set itself: its web, its search side, its gold rules and its scoring behave as the
  * README says (no service involved; quality-floors.test.ts runs the service).
  */
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEVSET_DAY, KIND_SITES, startDevWeb } from './harness.js';
 import { buildWeb, SHAPES_BY_SPLIT } from './pages.js';
@@ -37,6 +40,13 @@ describe('development set data and split', () => {
       expect(gold.yes.length + gold.maybe.length, `${q.id} "${q.q}"`).toBeLessThan(ofKind / 2);
       expect(targetFor(gold)).toBeGreaterThanOrEqual(Math.min(gold.yes.length, 30));
     }
+  });
+
+  it('names no entity in its rules: every gold set comes from the fields', () => {
+    const source = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'queries.ts'), 'utf8');
+    const named = entities.flatMap((e) => [e.name, ...e.aliases]).filter((n) => n.length >= 4)
+      .filter((n) => source.includes(`'${n}'`) || source.includes(`"${n}"`) || source.includes(`/${n.toLowerCase()}/`));
+    expect(named).toEqual([]);
   });
 
   it('decides by the record: a company with no stated location is maybe for a city query, not no', () => {

@@ -72,6 +72,14 @@ function summaryLines(s: SplitSummary): string[] {
   ];
 }
 
+/**
+ * The service runs with the rule-based reasoner unless an OpenAI-compatible model is configured in this
+ * shell (LEADFINDER_LLM_*), which is then handed on; nothing else of the caller's environment is.
+ */
+function passThroughEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('LEADFINDER_LLM_') && e[1] !== undefined));
+}
+
 /** Means per entity kind, so a change that helps companies and hurts papers shows. */
 function kindLines(split: Split, results: readonly QueryResult[]): string[] {
   const kinds = [...new Set(results.map((r) => r.kind))];
@@ -100,9 +108,10 @@ async function main(): Promise<void> {
   for (const split of splits) {
     const queries = selectQueries(split, values.query);
     if (queries.length === 0) continue;
-    console.log(`\n▶ ${split} split: ${queries.length} queries`);
+    const llm = passThroughEnv().LEADFINDER_LLM_BASE_URL;
+    console.log(`\n▶ ${split} split: ${queries.length} queries, ${llm ? `model at ${llm}` : 'rule-based reasoner'}`);
     const { results, summary, pages } = await runSplit({
-      split, queries, timeoutMs: Number(values.timeout) * 1000,
+      split, queries, timeoutMs: Number(values.timeout) * 1000, env: passThroughEnv(),
       onResult: (r) => {
         console.log(queryLine(r));
         for (const line of details(r)) console.log(line);
