@@ -186,6 +186,17 @@ describe('matching rows and scoring', () => {
     expect(matcher.match({ name: 'Health', source_urls: ['https://startupindex.example/lists/x'] })).toBeNull();
   });
 
+  it('finds every entity by its own name and by its own domain', () => {
+    for (const kind of ['company', 'researcher', 'paper'] as const) {
+      const mine = entities.filter((e) => e.kind === kind);
+      const m = new EntityMatcher(mine);
+      for (const e of mine) {
+        expect(m.match({ name: e.name, source_urls: [] })?.key, e.key).toBe(e.key);
+        if (e.domain) expect(m.match({ name: e.domain, source_urls: [] })?.key, e.domain).toBe(e.key);
+      }
+    }
+  });
+
   it('matches people without honorifics or accents, papers by their title', () => {
     const people = new EntityMatcher(entities.filter((e) => e.kind === 'researcher'));
     expect(people.match({ name: 'John B. Gurdon', source_urls: [] })?.name).toBe('Sir John B. Gurdon');
