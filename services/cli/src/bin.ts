@@ -13,7 +13,7 @@ const USAGE = `usage:
 
 async function serve(argv: string[]): Promise<number> {
   // Loaded here, not at the top: the service stack takes seconds to import and the client commands need none of it.
-  const { ConfigError, Role, createLogger, loadConfig } = await import('@leadfinder/platform');
+  const { ConfigError, Role, createLogger, loadConfig, redactCredentials } = await import('@leadfinder/platform');
   const { StartupError } = await import('./serve/adapters.js');
   const { startService } = await import('./serve/serve.js');
   const { values, positionals } = parseArgs({ args: argv, options: { role: { type: 'string' } }, allowPositionals: true });
@@ -37,13 +37,14 @@ async function serve(argv: string[]): Promise<number> {
   try {
     service = await startService(config, roleParse.data, logger);
   } catch (error) {
+    // A driver's message may quote a URL with its password: none reaches the terminal or the log.
     if (error instanceof StartupError || error instanceof ConfigError) {
-      process.stderr.write(`leadfinder: ${error.message}\n`);
+      process.stderr.write(`leadfinder: ${redactCredentials(error.message)}\n`);
       return 1;
     }
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`leadfinder: start-up failed: ${message}\n`);
-    logger.error('start-up failed', { error: error instanceof Error ? error.stack : String(error) });
+    process.stderr.write(`leadfinder: start-up failed: ${redactCredentials(message)}\n`);
+    logger.error('start-up failed', { error: redactCredentials(error instanceof Error ? error.stack ?? message : String(error)) });
     return 1;
   }
   if (service.url) process.stderr.write(`leadfinder: listening on ${service.url}\n`);

@@ -45,12 +45,9 @@ export type AccountBalances = Pick<AccountDoc, 'balanceMicrousd' | 'heldMicrousd
  */
 export function balancesAfterTopup(a: AccountBalances, micros: number): AccountBalances {
   assertMicros(micros, 'micros');
-  const balanceMicrousd = a.balanceMicrousd + micros;
-  const availableMicrousd = a.availableMicrousd + micros;
-  if (!Number.isSafeInteger(balanceMicrousd) || !Number.isSafeInteger(availableMicrousd)) {
-    throw new InvalidArgumentError('the resulting balance would be out of range', 'micros');
-  }
-  return { balanceMicrousd, heldMicrousd: a.heldMicrousd, availableMicrousd };
+  const next = { balanceMicrousd: a.balanceMicrousd + micros, heldMicrousd: a.heldMicrousd, availableMicrousd: a.availableMicrousd + micros };
+  assertSafeBalances(next);
+  return next;
 }
 
 /**
@@ -66,10 +63,16 @@ export function decideReserve(
   if (a.availableMicrousd < micros) {
     return { ok: false, reason: 'insufficient', availableMicrousd: a.availableMicrousd, heldMicrousd: a.heldMicrousd };
   }
-  return {
-    ok: true,
-    next: { balanceMicrousd: a.balanceMicrousd, heldMicrousd: a.heldMicrousd + micros, availableMicrousd: a.availableMicrousd - micros },
-  };
+  const next = { balanceMicrousd: a.balanceMicrousd, heldMicrousd: a.heldMicrousd + micros, availableMicrousd: a.availableMicrousd - micros };
+  assertSafeBalances(next);
+  return { ok: true, next };
+}
+
+/** Every money movement must leave exact integers: past 2^53 micro-USD, sums silently round. */
+function assertSafeBalances(b: AccountBalances): void {
+  if (!Number.isSafeInteger(b.balanceMicrousd) || !Number.isSafeInteger(b.heldMicrousd) || !Number.isSafeInteger(b.availableMicrousd)) {
+    throw new InvalidArgumentError('the resulting balance would be out of range', 'micros');
+  }
 }
 
 /** Balances after settling an open hold of `hold`: charge ≤ hold; the rest goes back to available. */
@@ -78,7 +81,9 @@ export function balancesAfterSettle(a: AccountBalances, runId: string, hold: num
   if (chargeMicrousd > hold) throw new InvalidArgumentError(`charge ${chargeMicrousd} exceeds hold ${hold} of run ${runId}`, 'chargeMicrousd');
   const balanceMicrousd = a.balanceMicrousd - chargeMicrousd;
   const heldMicrousd = a.heldMicrousd - hold;
-  return { balanceMicrousd, heldMicrousd, availableMicrousd: balanceMicrousd - heldMicrousd };
+  const next = { balanceMicrousd, heldMicrousd, availableMicrousd: balanceMicrousd - heldMicrousd };
+  assertSafeBalances(next);
+  return next;
 }
 
 /** Top-up; `next` is null when this entry key was applied before (a replay). */
