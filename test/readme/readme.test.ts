@@ -116,6 +116,24 @@ describe('README', () => {
     }
   });
 
+  it('names only npm scripts, files and bench figures that exist in the commands it mentions in prose', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const inline = [...README.matchAll(/`((?:npm|npx|node|bash) [^`]+)`/g)].map((m) => m[1]!);
+    expect(inline.length).toBeGreaterThan(3);
+    for (const command of inline) {
+      const script = /^npm run ([\w:-]+)/.exec(command)?.[1];
+      if (script) expect({ command, script: pkg.scripts[script] !== undefined }).toEqual({ command, script: true });
+      const file = /^(?:node|bash) ([\w./-]+)/.exec(command)?.[1];
+      if (file) expect({ command, exists: existsSync(join(ROOT, file)) }).toEqual({ command, exists: true });
+      const only = /--only ([\w,]+)/.exec(command)?.[1];
+      if (only) {
+        const bench = readFileSync(join(ROOT, 'bench/run.ts'), 'utf8');
+        const figures = new Set([...bench.matchAll(/^ {2}(\w+): \{ title:/gm)].map((m) => m[1]!));
+        for (const figure of only.split(',')) expect({ figure, known: figures.has(figure) }).toEqual({ figure, known: true });
+      }
+    }
+  });
+
   describe('walk-through and CLI, run as written against npm start', () => {
     const temp = mkdtempSync(join(tmpdir(), 'lf-readme-'));
     const stops: (() => Promise<void>)[] = [];
