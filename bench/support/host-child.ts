@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     LEADFINDER_ADMIN_TOKEN: spec.adminToken,
     // The per-credential limit (600/min) would turn a 200 req/s benchmark into 429s.
     LEADFINDER_RATE_LIMIT_PER_MIN: '100000000',
+    // The fan-out benchmark holds thousands of streams of one account (20 by default).
+    LEADFINDER_STREAMS_PER_ACCOUNT: '100000',
     LEADFINDER_LOG_LEVEL: 'silent',
     ...spec.env,
   });
