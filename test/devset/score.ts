@@ -59,16 +59,21 @@ function wordsOverlap(a: string, b: string): boolean {
 
 export class EntityMatcher {
   private readonly byDomain = new Map<string, DevEntity>();
+  /** Current names first: "Wave" is the company Wave, not Sendwave, whose former name it was. */
   private readonly byName = new Map<string, DevEntity[]>();
+  private readonly byAlias = new Map<string, DevEntity[]>();
 
   constructor(private readonly entities: readonly DevEntity[]) {
+    const add = (map: Map<string, DevEntity[]>, k: string, e: DevEntity) => {
+      const list = map.get(k) ?? [];
+      if (!list.includes(e)) list.push(e);
+      map.set(k, list);
+    };
     for (const e of entities) {
       if (e.domain) this.byDomain.set(e.domain, e);
-      for (const k of nameKeys(e)) {
-        const list = this.byName.get(k) ?? [];
-        list.push(e);
-        this.byName.set(k, list);
-      }
+      const own = nameKey(e.name);
+      add(this.byName, own, e);
+      for (const k of nameKeys(e)) if (k !== own) add(this.byAlias, k, e);
     }
   }
 
@@ -86,7 +91,9 @@ export class EntityMatcher {
       if (e && [...nameKeys(e)].some((k) => wordsOverlap(k, key))) return e;
     }
     const byName = this.byName.get(key);
-    return byName?.length === 1 ? byName[0]! : null;
+    if (byName) return byName.length === 1 ? byName[0]! : null;
+    const byAlias = this.byAlias.get(key);
+    return byAlias?.length === 1 ? byAlias[0]! : null;
   }
 
   get size(): number {
