@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeRange, OPEN_START, parsePeriod, readPeriod, statedDates, unclearPeriodMessage, widenRange } from './dates.js';
 
@@ -210,5 +211,32 @@ describe('ranges in words', () => {
     const wide = widenRange({ from: OPEN_START, to: '2024-12-31', phrase: 'before 2025' }, NOW, 0.5);
     expect(wide.from).toBe(OPEN_START);
     expect(wide.to! > '2024-12-31').toBe(true);
+  });
+});
+
+describe('any mix of date words', () => {
+  const WORDS = [
+    'in', 'the', 'last', 'past', 'next', 'this', 'since', 'before', 'after', 'between', 'and', 'to', 'from', 'until', '-',
+    'January', 'Mar', 'May', 'Sept', 'December', 'Q1', 'Q4', 'H2', 'first half of', 'early', 'late', '2019', '2024',
+    '2025', '2030', '6', 'two', 'few', 'months', 'month', 'weeks', 'year', 'quarter', 'days', 'ago', 'onwards',
+    'yesterday', 'spring', 'FY25', 'startups', 'raised', 'Berlin', 'the 2010s', '3 March 2025', '2025-06-30',
+  ];
+  it('always gives a well-formed range (ISO days, from ≤ to) whose phrase is the span it names', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 9 }), fc.integer({ min: 0, max: 3650 }), (words, days) => {
+        const query = words.join(' ');
+        const now = new Date(Date.UTC(2024, 0, 1) + days * 86_400_000);
+        const { period, unclear } = readPeriod(query, now);
+        for (const u of unclear) expect(query.slice(u.start, u.end).trim()).toBe(u.phrase);
+        if (!period) return;
+        expect(period.range.from).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        if (period.range.to !== null) {
+          expect(period.range.to).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+          expect(period.range.from <= period.range.to).toBe(true);
+        }
+        expect(query.slice(period.start, period.end).trim()).toBe(period.range.phrase);
+      }),
+      { numRuns: 3000, seed: 16 },
+    );
   });
 });

@@ -316,6 +316,9 @@ function chronoAtoms(text: string, now: Date, taken: readonly Atom[]): Atom[] {
     if (claimed(taken, start, end) || !r.start.isCertain('month')) continue;
     const startYear = r.start.isCertain('year') ? r.start.get('year')! : null;
     const endYear = r.end?.isCertain('year') ? r.end.get('year')! : null;
+    // Readings that stop inside a word ("6 Sept 6 Be…" as a Buddhist-era year) or name a year no web
+    // page is about are not periods.
+    if (/^[\p{L}\d]/u.test(text.slice(end)) || [startYear, endYear].some((y) => y !== null && (y < 1900 || y > 2100))) continue;
     // A month name alone needs a preposition before it ("in March"), so "March madness" stays a name.
     if (startYear === null && endYear === null && !r.start.isCertain('day') && !DATE_PREPOSITION.test(text.slice(0, start))) continue;
     const first = (y: number) => componentSpan(r.start, y)!;
@@ -434,6 +437,8 @@ function joinEnds(a: Atom, b: Atom): { from: Date; to: Date } {
     last = b.inYear(a.year);
     if (last.to < first.from) last = b.inYear(a.year + 1);
   }
+  // Ends named backwards ("2025 to 2019") still name one stretch of time: the span covering both.
+  if (last.to < first.from) return { from: last.from, to: first.to };
   return { from: first.from, to: last.to };
 }
 
