@@ -72,6 +72,7 @@ describe('README', () => {
   });
 
   it('points only at files inside the repository (a plain clone has no ../shared)', () => {
+    expect(README).not.toContain('../shared');
     const links = [...README.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) {
