@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { ADMIN_TOKEN, startHarness } from '../../test/harness.js';
 import type { Harness } from '../../test/harness.js';
+import type { Logger } from '@leadfinder/platform';
 import { createWebPlugin, CONTENT_SECURITY_POLICY, accountIdFor } from './index.js';
 
 function cookieFrom(setCookie: string | string[] | undefined, name: string): { value: string; attributes: string } | null {
@@ -14,11 +15,21 @@ function cookieFrom(setCookie: string | string[] | undefined, name: string): { v
   return null;
 }
 
+/** Every line the web plugin logs, for assertions. */
+const logged: { level: string; message: string; meta: Record<string, unknown> }[] = [];
+const recordingLogger: Logger = {
+  debug: (message, meta = {}) => void logged.push({ level: 'debug', message, meta }),
+  info: (message, meta = {}) => void logged.push({ level: 'info', message, meta }),
+  warn: (message, meta = {}) => void logged.push({ level: 'warn', message, meta }),
+  error: (message, meta = {}) => void logged.push({ level: 'error', message, meta }),
+  child: () => recordingLogger,
+};
+
 function webHarness(env: Record<string, string> = {}): Promise<Harness> {
   return startHarness({
     env,
     webFactory: (deps) => createWebPlugin({
-      config: deps.config, logger: deps.logger, clock: deps.clock, store: deps.store, billing: deps.billing,
+      config: deps.config, logger: recordingLogger, clock: deps.clock, store: deps.store, billing: deps.billing,
       sessions: deps.sessions, secret: 'test-session-secret-of-sufficient-length', allowInsecureOidc: true,
     }),
   });
@@ -116,7 +127,14 @@ describe('web page with the development sign-in enabled', () => {
     expect((await h.deps.store.ledger.list(id)).filter((e) => e.kind === 'topup')).toHaveLength(1);
   });
 
-  it('limits development sign-ins per client address and logs none of the emails', async () => {
+  it('logs every development sign-in with the account id, not the email', async () => {
+    const { session } = await signIn('logged@example.com', '127.0.0.23');
+    const line = logged.find((l) => l.message === 'development sign-in' && l.meta.accountId === session.accountId);
+    expect(line).toMatchObject({ level: 'warn', meta: { ip: '127.0.0.23' } });
+    expect(JSON.stringify(logged)).not.toContain('logged@example.com');
+  });
+
+  it('limits development sign-ins per client address', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       statuses.push((await h.app.inject({ method: 'POST', url: '/auth/dev-signin', remoteAddress: '127.0.0.9', payload: { email: `flood${i}@example.com` } })).statusCode);
