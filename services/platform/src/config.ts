@@ -203,7 +203,7 @@ function folderProblem(path: string): string | null {
 /** Why the development sign-in may not run with this configuration (anyone could sign in as anyone). */
 function devSignInConfigRefusal(c: { HOST: string; LEADFINDER_PUBLIC_URL?: string | undefined; LEADFINDER_OIDC_ISSUER?: string | undefined }): string | null {
   const off = 'the development sign-in (no password) is refused';
-  const fix = 'unset it (or set 0) and configure LEADFINDER_OIDC_ISSUER';
+  const fix = 'set LEADFINDER_DEV_SIGNIN=0 (npm start turns it on) and configure LEADFINDER_OIDC_ISSUER';
   if (!isLoopbackHost(c.HOST)) return `${off} when HOST is not loopback (HOST=${c.HOST}); ${fix}`;
   if (c.LEADFINDER_PUBLIC_URL?.startsWith('https:')) return `${off} when LEADFINDER_PUBLIC_URL is https; ${fix}`;
   if (c.LEADFINDER_OIDC_ISSUER) return `${off} together with LEADFINDER_OIDC_ISSUER; unset one of them`;
