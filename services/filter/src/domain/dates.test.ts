@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeRange, OPEN_START, parsePeriod, readPeriod, statedDates, unclearPeriodMessage, widenRange } from './dates.js';
+import { describeRange, OPEN_START, parsePeriod, readPeriod, searchYear, statedDates, unclearPeriodMessage, widenRange } from './dates.js';
 
 const NOW = new Date('2026-03-15T10:30:00Z');
 const range = (q: string, now = NOW) => {
@@ -206,6 +206,11 @@ describe('ranges in words', () => {
     expect(describeRange({ from: '2025-01-01', to: '2025-12-31' })).toBe('between 2025-01-01 and 2025-12-31');
     expect(describeRange({ from: '2025-01-01', to: null })).toBe('on or after 2025-01-01');
     expect(describeRange({ from: OPEN_START, to: '2024-12-31' })).toBe('on or before 2024-12-31');
+  });
+  it('gives the year a search query should carry, never the open start', () => {
+    expect(searchYear({ from: '2025-01-01', to: '2025-12-31' })).toBe('2025');
+    expect(searchYear({ from: OPEN_START, to: '2024-12-31' })).toBe('2024');
+    expect(searchYear(null)).toBe('');
   });
   it('widens an open-start range forward only, keeping it open-start', () => {
     const wide = widenRange({ from: OPEN_START, to: '2024-12-31', phrase: 'before 2025' }, NOW, 0.5);

@@ -550,6 +550,13 @@ export function unclearPeriodMessage(p: Pick<UnclearPeriod, 'phrase' | 'reason'>
     : `Could not read "${p.phrase}" as a date range; searching without it.`;
 }
 
+/** The year worth writing into a search query for a range: its start's, or its end's when it has no start. */
+export function searchYear(range: Pick<DateRange, 'from' | 'to'> | null): string {
+  if (!range) return '';
+  if (range.from !== OPEN_START) return range.from.slice(0, 4);
+  return range.to?.slice(0, 4) ?? '';
+}
+
 /** The range in words for criteria: "between A and B", "on or after A", "on or before B". */
 export function describeRange(range: Pick<DateRange, 'from' | 'to'>): string {
   if (range.from === OPEN_START) return range.to ? `on or before ${range.to}` : 'at any date';

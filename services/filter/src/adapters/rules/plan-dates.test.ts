@@ -22,6 +22,7 @@ describe('date phrases in the plan', () => {
     const p = await plan('AI startups in Berlin founded before 2025');
     expect(p.dateRange).toMatchObject({ to: '2024-12-31' });
     expect(criteria(p)).toContain('on or before 2024-12-31');
+    expect(p.queries.join(' | ')).not.toContain('0001');
   });
 
   it('a phrase no rule reads becomes a note (a status event), not a criterion', async () => {

@@ -1,5 +1,5 @@
 import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } from '@leadfinder/wire';
-import { describeRange, readPeriod, unclearPeriodMessage } from '../../domain/dates.js';
+import { describeRange, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
 import { findPlace, placeNames, type Place } from '../../domain/places.js';
@@ -229,7 +229,7 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '').replace(/^Works on /, '') ?? '';
   const place = loc?.kind === 'location' ? loc.place.name : '';
   const eventGroups = event?.kind === 'event' ? event.groups : [];
-  const year = plan.dateRange ? plan.dateRange.from.slice(0, 4) : '';
+  const year = searchYear(plan.dateRange);
   const altType = type?.kind === 'type' ? type.groups.map((g) => g[1] ?? g[0]).join(' ') : '';
   const noun = type?.kind === 'type' ? KIND_LABEL[type.entityType] : '';
   const pool = [
