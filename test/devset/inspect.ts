@@ -5,6 +5,7 @@
  *   npx tsx test/devset/inspect.ts --split dev --search "fintech San Francisco" [--pageno 2]
  *   npx tsx test/devset/inspect.ts --split test --page https://venturedb.example/company/stripe
  *   npx tsx test/devset/inspect.ts --gold c01                       # a query's gold set (yes and maybe)
+ *   npx tsx test/devset/inspect.ts --queries                         # every query: id, split, kind, gold sizes
  */
 import { parseArgs } from 'node:util';
 import { DEVSET_DAY, KIND_SITES } from './harness.js';
@@ -20,11 +21,19 @@ const { values } = parseArgs({
     pageno: { type: 'string', default: '1' },
     page: { type: 'string' },
     gold: { type: 'string' },
+    queries: { type: 'boolean', default: false },
   },
 });
 
 async function main(): Promise<void> {
   const entities = loadEntities();
+  if (values.queries) {
+    for (const q of allQueries()) {
+      const gold = goldSet(q, entities);
+      console.log(`${q.id}  ${q.split.padEnd(4)}  ${q.kind.padEnd(10)}  yes ${String(gold.yes.length).padStart(2)}  maybe ${String(gold.maybe.length).padStart(2)}  target ${String(targetFor(gold)).padStart(2)}  ${q.q}`);
+    }
+    return;
+  }
   if (values.gold) {
     const q = allQueries().find((x) => x.id === values.gold);
     if (!q) throw new Error(`no query ${values.gold}`);
