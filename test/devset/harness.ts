@@ -142,8 +142,9 @@ export async function runSplit(options: RunSplitOptions): Promise<{ results: Que
       dev.web.resetRequests();
       const started = Date.now();
       let result: QueryResult;
+      let id: string | null = null;
       try {
-        const id = await api.start({ q: query.q, target });
+        id = await api.start({ q: query.q, target });
         const run = await api.waitTerminal(id, options.timeoutMs ?? 60_000, 100);
         const seconds = (Date.now() - started) / 1000;
         const events: RunEvent[] = await api.events(id, 30_000);
@@ -165,6 +166,11 @@ export async function runSplit(options: RunSplitOptions): Promise<{ results: Que
           error: null,
         };
       } catch (error) {
+        // A run left going would fetch into the next query's evidence: stop it first.
+        if (id) {
+          await api.stop(id).catch(() => undefined);
+          await api.waitTerminal(id, 10_000, 100).catch(() => undefined);
+        }
         const empty = scoreQuery([], gold, matcherFor(query.kind), target);
         result = {
           id: query.id, q: query.q, kind: query.kind, split: query.split, target, status: 'harness-error',
