@@ -165,6 +165,7 @@ describe('the search side', () => {
   it('keeps to site: terms and finds nothing for words no page has', async () => {
     const hits = await search('payments site:stripe.com');
     expect(hits.map((h) => h.url)).toEqual(['https://stripe.com/about']);
+    expect((await search('payments site:www.stripe.com:8080')).map((h) => h.url)).toEqual(['https://stripe.com/about']);
     expect(await search('zzqx')).toEqual([]);
   });
 

@@ -53,7 +53,7 @@ interface IndexedPage {
 export function splitSite(query: string): { text: string; sites: string[] } {
   const sites: string[] = [];
   const text = query.replace(/(^|\s)-?site:(\S+)/gi, (_m, lead: string, site: string) => {
-    sites.push(site.toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '').replace(/^www\./, ''));
+    sites.push(site.toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '').replace(/:\d+$/, '').replace(/^www\./, ''));
     return lead;
   });
   return { text: text.trim(), sites };
