@@ -12,7 +12,7 @@ import { createAccount, startServerProcess, type ServerProcess } from '../suppor
 import { companySite } from './kinds/companies.js';
 import { paperSite } from './kinds/papers.js';
 import { researcherSite } from './kinds/researchers.js';
-import { buildWeb, SHAPES_BY_SPLIT, type Split, type WebPage } from './pages.js';
+import { buildWeb, type Split, type WebPage } from './pages.js';
 import { goldSet, targetFor, type DevQuery } from './queries.js';
 import { loadEntities, type DevEntity } from './records.js';
 import { EntityMatcher, scoreQuery, type QueryScore } from './score.js';
@@ -191,4 +191,3 @@ export async function runSplit(options: RunSplitOptions): Promise<{ results: Que
   return { results, summary: summarise(options.split, results), pages: dev.pages.length };
 }
 
-export { SHAPES_BY_SPLIT };
