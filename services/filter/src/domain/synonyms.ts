@@ -15,7 +15,7 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['machine learning', 'ML'], broader: ['AI', 'artificial intelligence', 'deep learning'] },
   { same: ['fintech', 'financial technology'], broader: ['payments', 'banking', 'insurtech', 'finance'] },
   { same: ['healthtech', 'health tech', 'digital health'], broader: ['medtech', 'health'] },
-  { same: ['climate tech', 'climatetech', 'cleantech'], broader: ['energy', 'sustainability', 'climate'] },
+  { same: ['climate tech', 'climatetech', 'cleantech', 'climate'], broader: ['energy', 'sustainability'] },
   { same: ['cybersecurity', 'cyber security', 'security'] },
   { same: ['e-commerce', 'ecommerce', 'online retail'] },
   { same: ['mobility', 'transport'] },
@@ -92,6 +92,11 @@ for (const entry of ENTRIES) for (const s of entry.same) if (!BY_KEY.has(key(s))
 export function synonymGroup(term: string): string[] {
   const entry = BY_KEY.get(key(term));
   return entry ? [...new Set([term, ...entry.same])] : [term];
+}
+
+/** True when the term is a sector or topic word the table knows (directories print those as facts). */
+export function isKnownTerm(term: string): boolean {
+  return BY_KEY.has(key(term));
 }
 
 /** The group widened by Relax, or null when nothing broader is known. */

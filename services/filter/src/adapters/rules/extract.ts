@@ -179,11 +179,22 @@ export function extractCandidates(plan: ResearchPlan, page: FetchedPage, round: 
   const groups = planGroups(plan);
   const byKey = new Map<string, Candidate>();
   const all = pageSentences(page);
+  // Names the page gives in full (its subject, its title's parts): a surname in a sentence means them.
+  const fullNames = [page.model?.subject?.name ?? '', ...page.title.split(/\s+[|–—·:-]\s+/)]
+    .map((n) => n.replace(/^(about|about us|meet)\s+/i, '').trim())
+    // A full name is a few capitalised words ("Thomas C. Südhof"), never a headline ("Pelbolt raises …").
+    .filter((n) => n.includes(' ') && page.text.includes(n) && /^(?:\p{Lu}[\p{L}'’.-]*\s+){1,4}\p{Lu}[\p{L}'’.-]*$/u.test(n));
   for (const mention of [...modelMentions(page, plan.entityType), ...mentionsOf(page, plan.entityType)]) {
-    const key = normaliseKey(mention.name);
+    let key = normaliseKey(mention.name);
     if (!key || byKey.has(key)) continue;
     // "Südhof" after "Thomas C. Südhof" on the same page is the same person, not a second row.
     if ([...byKey.values()].some((c) => c.name.endsWith(` ${mention.name}`) || c.name.startsWith(`${mention.name} `))) continue;
+    const fuller = fullNames.find((n) => n !== mention.name && (n.endsWith(` ${mention.name}`) || n.startsWith(`${mention.name} `)));
+    if (fuller) {
+      key = normaliseKey(fuller);
+      if (byKey.has(key)) continue;
+      mention.name = fuller;
+    }
     const named = plan.entityType === 'news' ? all : all.filter((s) => s.includes(mention.name));
     const about = [...new Set([...(mention.passages ?? []).filter((t) => page.text.includes(t)), ...named])];
     const passages: SupportingPassage[] = about.slice(0, 8).map((text) => ({

@@ -20,6 +20,8 @@ const DROP = new Set([
   'all', 'find', 'list', 'show', 'me', 'give', 'search', 'looking', 'look', 'top', 'best', 'based', 'located',
   // Participles left behind when a place or prize is cut out ("working in Japan", "prize-winning").
   'working', 'living', 'operating', 'headquartered', 'winning', 'won', 'award-winning', 'prize-winning',
+  // Intensifiers: "fully remote" is checked as "remote".
+  'fully', 'entirely', 'completely', 'truly', 'very',
 ]);
 /** Nouns that only name the kind; the extractor already guarantees the kind, so they are not checked. */
 const GENERIC_NOUNS = new Set(

@@ -3,6 +3,7 @@ import { readBatch, type OrgForm } from '../../domain/constraints.js';
 import { statedDates, withinRange } from '../../domain/dates.js';
 import { placeContains, placeNames, placesNamedIn, resolveLocation, type Place } from '../../domain/places.js';
 import { PAGE_DATED_KINDS, specOf, type FilterSpec } from '../../domain/spec.js';
+import { isKnownTerm } from '../../domain/synonyms.js';
 import { matchesGroup, normaliseKey, pageSentences, stems } from '../../domain/text.js';
 
 /**
@@ -22,6 +23,8 @@ interface Evidence {
   named: boolean;
   /** The label–value fact this passage states, when it comes from the page model. */
   fact?: PageFact;
+  /** The fact is from a page about the candidate (a profile), not from its line on a listing. */
+  ownFact?: boolean;
 }
 
 function pageUrl(page: FetchedPage): string {
@@ -49,7 +52,8 @@ export function evidenceFor(candidate: Candidate, pages: readonly FetchedPage[])
     const url = pageUrl(page);
     const entity = entityOf(candidate, page);
     if (entity) {
-      for (const fact of entity.facts) if (page.text.includes(fact.passage)) out.push({ text: fact.passage, url, page, named: true, fact });
+      const own = entity === page.model?.subject;
+      for (const fact of entity.facts) if (page.text.includes(fact.passage)) out.push({ text: fact.passage, url, page, named: true, fact, ownFact: own });
       if (page.text.includes(entity.passage)) out.push({ text: entity.passage, url, page, named: true });
     }
     const aboutPage = candidate.entityType === 'news' || page.title.includes(candidate.name) || (entity !== null && entity === page.model?.subject);
@@ -125,7 +129,8 @@ function unclear(filter: FunnelFilter, candidate: Candidate, why: string): Verdi
 
 /** Every group satisfied, preferring one passage; otherwise by up to three passages together. */
 function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | null {
-  if (groups.length === 0) return evidence.length > 0 ? [evidence[0]!] : null;
+  // No words to find: the passage that names it (its line, its heading) shows what it is.
+  if (groups.length === 0) return evidence.length > 0 ? [evidence.find((e) => !e.fact) ?? evidence[0]!] : null;
   const withStems = evidence.map((e) => ({ e, words: stems(e.fact && !e.text.includes(e.fact.label) ? `${e.fact.label} ${e.text}` : e.text) }));
   const whole = withStems.find(({ words }) => groups.every((g) => matchesGroup(words, g)));
   if (whole) return [whole.e];
@@ -138,7 +143,34 @@ function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | nul
   return used.length <= 3 ? used : null;
 }
 
+// ── topic ───────────────────────────────────────────────────────────────────────────────────────
+
+const TOPIC_LABEL = /industr|sector|tags?\b|categor|\bfield\b|vertical|market|focus|topics?\b|subjects?\b|discipline/i;
+
+/**
+ * Sector words ("consumer", "fintech") are checked against the sector facts when the page states them:
+ * a sentence that merely mentions consumers does not make a fintech a consumer company. Other words
+ * (names, institutions) may come from any passage about the candidate.
+ */
+function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candidate, evidence: Evidence[]): Verdict {
+  const topicFacts = evidence.filter((e) => e.fact && TOPIC_LABEL.test(e.fact.label));
+  // Only a profile's sector facts are the whole story; a listing's row shows some columns, not all.
+  const authoritative = topicFacts.some((e) => e.ownFact);
+  const sector = authoritative ? groups.filter((g) => g.some((t) => isKnownTerm(t))) : [];
+  const other = groups.filter((g) => !sector.includes(g));
+  const bySector = sector.length > 0 ? coverGroups(topicFacts, sector) : [];
+  if (bySector === null) {
+    return fail(filter, candidate, 'its sector is stated otherwise.', [topicFacts[0]!]);
+  }
+  const byOther = other.length > 0 || sector.length === 0 ? coverGroups(evidence, other) : [];
+  if (byOther === null) return fail(filter, candidate, 'the pages do not describe it that way.');
+  const used = [...bySector, ...byOther.filter((e) => !bySector.includes(e))];
+  return pass(filter, used, 'stated');
+}
+
 // ── place ───────────────────────────────────────────────────────────────────────────────────────
+
+const BASED_KINDS: ReadonlySet<Candidate['entityType']> = new Set(['company', 'professional', 'researcher', 'clinician', 'lawyer', 'freelancer']);
 
 const LOCATION_LABEL = /locat|headquarter|\bhq\b|based|\bcity\b|address|offices?\b|country|region|affiliat|institution|employer/i;
 
@@ -149,6 +181,18 @@ function escapeRe(s: string): string {
 /** A name of the place written in the passage as a word of its own (case as places are written). */
 function literalName(text: string, names: readonly string[]): string | null {
   for (const n of names) if (new RegExp(`(^|[^\\p{L}])${escapeRe(n)}(?![\\p{L}])`, 'u').test(text)) return n;
+  return null;
+}
+
+/**
+ * In a sentence, a place says where the candidate is only as a locative ("based in Lagos", "in Berlin",
+ * "a Berlin-based startup", "from Paris"); "sends money to Africa" does not.
+ */
+function locativeName(text: string, names: readonly string[]): string | null {
+  for (const n of names) {
+    const re = new RegExp(`(?:\\b(?:in|from|at|of|near|outside)\\s+(?:the\\s+)?(?:city of\\s+)?${escapeRe(n)}(?![\\p{L}])|(^|[^\\p{L}])${escapeRe(n)}-(?:based|headquartered)\\b)`, 'u');
+    if (re.test(text)) return n;
+  }
   return null;
 }
 
@@ -166,10 +210,13 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   if (locationFacts.length > 0) return fail(filter, candidate, `its location is not in ${target.name}.`, [locationFacts[0]!]);
   // Sentences, not facts: a birthplace or an award line says nothing about where it is based.
   const named = evidence.filter((e) => e.named && !e.fact && !/^(?:Born|Died)\b/.test(e.text));
-  for (const e of named) if (literalName(e.text, names)) return pass(filter, [e], 'stated');
+  // Where a company or a person is based needs a locative; a news story, a paper or an event is about a place.
+  const based = BASED_KINDS.has(candidate.entityType);
+  const says = (text: string, ns: readonly string[]) => (based ? locativeName(text, ns) : literalName(text, ns));
+  for (const e of named) if (says(e.text, names)) return pass(filter, [e], 'stated');
   for (const e of named) {
     for (const mention of placesNamedIn(e.text)) {
-      if (!mention.ambiguous && placeContains(target, mention.place)) {
+      if (!mention.ambiguous && says(e.text, [mention.text.replace(/-based$/i, '')]) && placeContains(target, mention.place)) {
         return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” is ${mention.place.name}, which lies in ${target.name})`);
       }
     }
@@ -375,10 +422,8 @@ export function verifyCandidate(plan: ResearchPlan, filter: FunnelFilter, candid
   if (!spec) return unclear(filter, candidate, 'this filter has no rule-checkable criterion.');
   switch (spec.kind) {
     case 'type':
-    case 'terms': {
-      const used = coverGroups(evidence, spec.groups);
-      return used ? pass(filter, used, 'stated') : fail(filter, candidate, 'the pages do not describe it that way.');
-    }
+    case 'terms':
+      return verifyTopic(filter, spec.groups, candidate, evidence);
     case 'location':
       return verifyLocation(filter, spec, candidate, evidence);
     case 'form':
