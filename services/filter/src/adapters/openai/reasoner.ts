@@ -70,10 +70,16 @@ export function createOpenAiReasoner(options: OpenAiReasonerOptions): Reasoner {
       const period = reading.period;
       const notes = reading.unclear.map(unclearPeriodMessage);
       const sites = parseSites(request.sites);
+      // The model sees the query without the period words no rule reads (they are told to the user as
+      // notes) and the period as absolute dates, so its criteria say the same dates the funnel checks.
+      let query = request.query;
+      for (const u of [...reading.unclear].sort((a, b) => b.start - a.start)) query = `${query.slice(0, u.start)} ${query.slice(u.end)}`;
+      query = query.replace(/\s+/g, ' ').trim();
+      const dates = period ? { phrase: period.range.phrase, means: describeRange(period.range) } : null;
       const { value, usage } = await chat.complete(
         'research_plan', PlanReply,
-        `You plan web research. Pick the entity type, split the query into funnel filters in order (type/sector first, then location, then the event), and write 3 to 6 web search queries. ${NEVER_INVENT}`,
-        JSON.stringify({ query: request.query, today: request.now.slice(0, 10), preferredPageTypes: sites.pageTypes }),
+        `You plan web research. Pick the entity type, split the query into funnel filters in order (type/sector first, then location, then the event), and write 3 to 6 web search queries. When "dates" is given, the event filter's criterion states those absolute dates ("means"), not the phrase. ${NEVER_INVENT}`,
+        JSON.stringify({ query, today: request.now.slice(0, 10), dates, preferredPageTypes: sites.pageTypes }),
         signal,
       );
       const filters: FunnelFilter[] = value.filters.map((f, i) => ({
