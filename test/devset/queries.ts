@@ -123,7 +123,8 @@ export const COMPANY_QUERIES: DevQuery[] = [
   company('c15', 'dev', 'acquired fintech companies', (f) => all(topicVerdict(f, FINTECH), bool(f.status === 'Acquired'))),
   company('c16', 'test', 'e-commerce companies that are hiring', (f) => all(topicVerdict(f, ECOMMERCE), bool(f.hiring))),
   company('c17', 'dev', 'logistics and supply chain startups', (f) => topicVerdict(f, LOGISTICS)),
-  company('c18', 'test', 'private companies with more than 2000 employees', (f) => all(sizeVerdict(f, (n) => n > 2000), bool(f.status === 'Active'), bool(!f.nonprofit))),
+  // Private: still independent (Active); an acquired company is arguable (maybe), a public or closed one is not.
+  company('c18', 'test', 'private companies with more than 2000 employees', (f) => all(sizeVerdict(f, (n) => n > 2000), f.status === 'Active' ? 'yes' : f.status === 'Acquired' ? 'maybe' : 'no', bool(!f.nonprofit))),
   company('c19', 'dev', 'nonprofits in San Francisco', (f) => all(bool(f.nonprofit), cityVerdict(f, SF))),
   company('c20', 'test', 'healthcare nonprofits', (f) => all(bool(f.nonprofit), topicVerdict(f, HEALTH))),
   company('c21', 'dev', 'companies based in New York', (f) => cityVerdict(f, NYC)),

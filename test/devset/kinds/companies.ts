@@ -48,9 +48,9 @@ function placeSentence(e: DevEntity, f: CompanyFields): string | null {
   if (!main && !f.remote) return null;
   const where = main ? placeText(main) : null;
   const others = f.places.slice(1).map(placeText);
-  const remote = f.remote ? ' It also hires remotely.' : '';
+  const remote = f.regions.includes('Fully Remote') ? ' The team works fully remotely.' : f.regions.includes('Partly Remote') ? ' Some roles are remote.' : '';
   const more = others.length ? ` It also has an office in ${others.join(' and ')}.` : '';
-  if (!where) return `${e.name} is a fully remote team.`;
+  if (!where) return `${e.name} is a fully remote team.${f.regions.includes('Fully Remote') ? '' : remote}`;
   return pick([
     `${e.name} is headquartered in ${where}.${more}${remote}`,
     `Our team is based in ${where}.${more}${remote}`,
@@ -106,6 +106,7 @@ function view(e: DevEntity): EntityView {
     ['Status', f.status],
     ['Batch', f.batch ?? 'Not disclosed'],
     ['Hiring', f.hiring ? 'Yes' : 'No'],
+    ['Remote', f.regions.includes('Fully Remote') ? 'Fully remote' : f.regions.includes('Partly Remote') ? 'Partly remote' : 'No'],
     ['Type', f.nonprofit ? 'Nonprofit' : 'Company'],
     ['Stage', f.stage],
     ['Website', website],
@@ -118,6 +119,7 @@ function view(e: DevEntity): EntityView {
     ['Company status', STATUS_TEST[f.status] ?? f.status],
     ['Y Combinator batch', f.batch ?? '—'],
     ['Open positions', f.hiring ? 'Yes, hiring now' : 'None listed'],
+    ['Work model', f.regions.includes('Fully Remote') ? 'Remote-first' : f.regions.includes('Partly Remote') ? 'Hybrid, some remote roles' : 'On-site'],
     ['Legal form', f.nonprofit ? 'Nonprofit organization' : 'For-profit company'],
     ['Homepage', e.domain ?? '—'],
   ];
