@@ -44,6 +44,14 @@ function cityVerdict(f: C, cities: readonly string[]): Verdict {
   return bool(f.places.some((p) => p.city !== null && want.includes(lower(p.city))));
 }
 
+/** Headquartered in: the record's first location; a city among its other locations is arguable (maybe). */
+function hqCityVerdict(f: C, cities: readonly string[]): Verdict {
+  const v = cityVerdict(f, cities);
+  if (v !== 'yes') return v;
+  const want = cities.map(lower);
+  return f.places[0]?.city && want.includes(lower(f.places[0].city)) ? 'yes' : 'maybe';
+}
+
 /** Country or US state: a record with a region only ("CA, USA") still answers a country question. */
 function countryVerdict(f: C, countries: readonly string[]): Verdict {
   if (f.places.length === 0) return f.remote ? 'no' : 'maybe';
@@ -118,7 +126,7 @@ export const COMPANY_QUERIES: DevQuery[] = [
   company('c10', 'test', 'Y Combinator companies from the 2012 batches', (f) => (f.batchYear === null ? 'no' : bool(f.batchYear === 2012))),
   company('c11', 'dev', 'climate tech startups', (f) => topicVerdict(f, CLIMATE)),
   company('c12', 'test', 'AI startups', (f) => all(topicVerdict(f, AI), bool(!f.nonprofit))),
-  company('c13', 'dev', 'public companies headquartered in San Francisco', (f) => all(bool(f.status === 'Public'), cityVerdict(f, SF))),
+  company('c13', 'dev', 'public companies headquartered in San Francisco', (f) => all(bool(f.status === 'Public'), hqCityVerdict(f, SF))),
   company('c14', 'test', 'YC companies that shut down', (f) => bool(f.status === 'Inactive')),
   company('c15', 'dev', 'acquired fintech companies', (f) => all(topicVerdict(f, FINTECH), bool(f.status === 'Acquired'))),
   company('c16', 'test', 'e-commerce companies that are hiring', (f) => all(topicVerdict(f, ECOMMERCE), bool(f.hiring))),
