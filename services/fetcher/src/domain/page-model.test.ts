@@ -59,4 +59,26 @@ describe('page model: structure before sentences', () => {
     expect(page.text).toContain('Khan Academy');
     for (const f of subject.facts) expect(page.passages).toContain(f.passage);
   });
+
+  it('keeps JSON-LD properties it has no label for under their own name, spelled out', () => {
+    const page = extractHtml(`<html><head><script type="application/ld+json">${JSON.stringify({
+      '@type': 'Corporation', name: 'Acme Robotics', isHiring: true, batch: 'W21', industry: 'Industrials',
+    })}</script></head><body><main><p>Robots for warehouses.</p></main></body></html>`);
+    expect(page.model!.subject!.facts).toEqual(expect.arrayContaining([
+      { label: 'Is hiring', value: 'true', passage: 'true' },
+      { label: 'Batch', value: 'W21', passage: 'W21' },
+      { label: 'Industry', value: 'Industrials', passage: 'Industrials' },
+    ]));
+  });
+
+  it('reads a news article that links companies to their own sites as items with leads', () => {
+    const page = extractHtml(`<html><head><title>Five startups to watch</title></head><body><article><h1>Five startups to watch</h1>
+      <p>Payments company <a href="https://stripe.com/">Stripe</a> and payroll startup <a href="https://gusto.com/about">Gusto</a> both hired this year, according to <a href="https://news.example/2024/05/story">a report</a>.</p>
+      </article></body></html>`);
+    expect(page.model!.items.map((i) => [i.name, i.link, i.source])).toEqual([
+      ['Stripe', 'https://stripe.com/', 'link'], ['Gusto', 'https://gusto.com/about', 'link'],
+    ]);
+    expect(page.text).toContain(page.model!.items[0]!.passage);
+    expect(page.model!.subject).toBeNull();
+  });
 });

@@ -83,6 +83,12 @@ function valueText(value: unknown, depth = 0): string {
   return '';
 }
 
+/** "isHiring" → "Is hiring", "team_size" → "Team size". */
+function humanise(key: string): string {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : '';
+}
+
 interface JsonLdThing {
   kind: EntityType;
   name: string;
@@ -107,7 +113,9 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
     if (kind && name) {
       const facts: { label: string; value: string }[] = [];
       for (const [key, value] of Object.entries(o)) {
-        const label = SCHEMA_LABELS[key.toLowerCase()];
+        if (key.startsWith('@') || key === 'name' || key === 'image' || key === 'logo') continue;
+        // Known properties get the label a person would print; others their own name, spelled out.
+        const label = SCHEMA_LABELS[key.toLowerCase()] ?? humanise(key);
         if (!label) continue;
         const text = valueText(value);
         if (text && text.length <= 600) facts.push({ label, value: text });
@@ -292,6 +300,27 @@ function readStructure(root: DomNode): Structure {
       }
     }
     if (named.length >= 2) for (const item of named) if (!itemPassages.has(item.passage)) { items.push(item); itemPassages.add(item.passage); }
+  }
+
+  // Prose that links an organisation's name to its own site ("… said <a href="https://acme.com">Acme</a> …"):
+  // each such name is an item, its paragraph the passage, its site the lead.
+  for (const p of descendants(root, 'p')) {
+    const paragraph = text(p);
+    for (const a of descendants(p, 'a')) {
+      const href = a.attribs?.href ?? '';
+      const name = text(a);
+      if (!/^https?:\/\//i.test(href) || !plausibleItemName(name) || name.split(/\s+/).length > 5) continue;
+      let path = '/';
+      try {
+        path = new URL(href).pathname;
+      } catch {
+        continue;
+      }
+      // A homepage or an about page, not an article elsewhere.
+      if (!/^\/(?:about(?:-us)?\/?)?$/i.test(path)) continue;
+      if (items.some((i) => i.name === name)) continue;
+      items.push({ name, kind: null, link: href, passage: paragraph, facts: [], source: 'link' });
+    }
   }
 
   // Cards: three or more sibling-level headings (h2/h3) with a line under each; the heading names the
