@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { buildEdgeApp, createSessionSigner } from '@leadfinder/edge';
-import {
-  connectNats, createBilling, createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue,
-  createMongoStore, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue, randomIds, silentLogger, systemClock,
-} from '@leadfinder/platform';
-import type { Config, EventLog, NatsHandle, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+import { createBilling, randomIds, silentLogger, systemClock } from '@leadfinder/platform';
+import { createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
+import { createMongoStore } from '@leadfinder/platform/mongo';
+import { connectNats, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue } from '@leadfinder/platform/nats';
+import type { Config, EventLog, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+import type { NatsHandle } from '@leadfinder/platform/nats';
 
 /**
  * The edge alone, built from the same adapters `npm start` uses, with nothing consuming the work queue:

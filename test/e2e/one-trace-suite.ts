@@ -9,12 +9,13 @@ import { createCoordinator, type Coordinator } from '@leadfinder/coordinator';
 import { buildEdgeApp, createSessionSigner } from '@leadfinder/edge';
 import { createFetcher, createSearchProvider, writeSampleCorpus, type Fetcher } from '@leadfinder/fetcher';
 import { createFilter, createRuleReasoner } from '@leadfinder/filter';
-import {
-  createBilling, createEmbeddedEventLog, createEmbeddedStore, createGrpcFetcherClient, createGrpcFilterClient,
-  createInMemoryTelemetry, createInProcessStopFlags, loadConfig, randomIds, silentLogger,
-  startGrpcServer, systemClock,
-} from '@leadfinder/platform';
-import type { Closable, EventLog, GrpcServerHandle, InMemoryTelemetry, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+import { createBilling, loadConfig, randomIds, silentLogger, systemClock } from '@leadfinder/platform';
+import { createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags } from '@leadfinder/platform/embedded';
+import { createGrpcFetcherClient, createGrpcFilterClient, startGrpcServer } from '@leadfinder/platform/grpc';
+import { createInMemoryTelemetry } from '@leadfinder/platform/telemetry';
+import type { EventLog, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+import type { Closable, GrpcServerHandle } from '@leadfinder/platform/grpc';
+import type { InMemoryTelemetry } from '@leadfinder/platform/telemetry';
 import type { WorkSource } from '@leadfinder/coordinator';
 import type { FastifyInstance } from 'fastify';
 

@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
-import { connectNats, createNatsWorkQueue, silentLogger } from '@leadfinder/platform';
+import { silentLogger } from '@leadfinder/platform';
+import { connectNats, createNatsWorkQueue } from '@leadfinder/platform/nats';
 import { recordSkippedSuite, serverUrl, uniqueName } from '@leadfinder/testkit';
 import { describeOneTracePerRun } from './one-trace-suite.js';
 

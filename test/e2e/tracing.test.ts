@@ -1,4 +1,5 @@
-import { createInProcessWorkQueue, silentLogger } from '@leadfinder/platform';
+import { silentLogger } from '@leadfinder/platform';
+import { createInProcessWorkQueue } from '@leadfinder/platform/embedded';
 import { describeOneTracePerRun } from './one-trace-suite.js';
 
 describeOneTracePerRun('in-process work queue', async () => {

@@ -13,10 +13,8 @@ import { buildEdgeApp, createSessionSigner } from '@leadfinder/edge';
 import { createCoordinator } from '@leadfinder/coordinator';
 import { createFetcher, createSearchProvider, sampleEntities, writeSampleCorpus } from '@leadfinder/fetcher';
 import { createFilter, createRuleReasoner } from '@leadfinder/filter';
-import {
-  createBilling, createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue,
-  loadConfig, randomIds, silentLogger, type Clock,
-} from '@leadfinder/platform';
+import { createBilling, loadConfig, randomIds, silentLogger, type Clock } from '@leadfinder/platform';
+import { createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
 import { createAccount } from '../support/server-process.js';
 import { resolveCases } from './cases.js';
 import { formatQualityReport, scoreQualitySet, type QualitySummary } from './report.js';

@@ -4,10 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEdgeApp, createSessionSigner } from '@leadfinder/edge';
-import {
-  createBilling, createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue,
-  loadConfig, randomIds, silentLogger, systemClock,
-} from '@leadfinder/platform';
+import { createBilling, loadConfig, randomIds, silentLogger, systemClock } from '@leadfinder/platform';
+import { createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
 import type { EventLog, Store } from '@leadfinder/platform';
 import { runAdminCommand } from './admin.js';
 

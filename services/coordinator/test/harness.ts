@@ -1,10 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createBilling, createEmbeddedStore, loadConfig, randomIds, silentLogger, systemClock, type Billing, type Config,
-  type EventLog, type FetcherPort, type FilterPort, type RunDoc, type StopFlags, type Store, type WorkQueue,
-} from '@leadfinder/platform';
+import { createBilling, loadConfig, randomIds, silentLogger, systemClock, type Billing, type Config, type EventLog, type FetcherPort, type FilterPort, type RunDoc, type StopFlags, type Store, type WorkQueue } from '@leadfinder/platform';
+import { createEmbeddedStore } from '@leadfinder/platform/embedded';
 import { RESERVATION_MICROUSD, type RunEvent } from '@leadfinder/wire';
 import { createCoordinator, type Coordinator, type CoordinatorOptions } from '../src/index.js';
 import { KillSwitch } from './kill-switch.js';

@@ -1,7 +1,6 @@
-import {
-  connectNats, createEmbeddedEventLog, createInProcessStopFlags, createInProcessWorkQueue, createNatsEventLog,
-  createNatsStopFlags, createNatsWorkQueue, type EventLog, type Logger, type NatsHandle, type StopFlags, type WorkQueue,
-} from '@leadfinder/platform';
+import { type EventLog, type Logger, type StopFlags, type WorkQueue } from '@leadfinder/platform';
+import { createEmbeddedEventLog, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
+import { connectNats, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue, type NatsHandle } from '@leadfinder/platform/nats';
 import { uniqueName } from '@leadfinder/testkit';
 
 /** One process's handles on the shared event log, work queue and stop flags. */

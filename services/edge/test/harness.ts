@@ -6,10 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import {
-  createBilling, createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue,
-  loadConfig, randomIds, silentLogger,
-} from '@leadfinder/platform';
+import { createBilling, loadConfig, randomIds, silentLogger } from '@leadfinder/platform';
+import { createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
 import type { Billing, Clock, EventLog, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
 import { buildEdgeApp, createSessionSigner } from '../src/index.js';
 import type { EdgeDeps } from '../src/index.js';

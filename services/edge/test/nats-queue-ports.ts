@@ -1,6 +1,5 @@
-import {
-  connectNats, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue, silentLogger, type NatsHandle,
-} from '@leadfinder/platform';
+import { silentLogger } from '@leadfinder/platform';
+import { connectNats, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue, type NatsHandle } from '@leadfinder/platform/nats';
 import { uniqueName } from '@leadfinder/testkit';
 import type { QueuePorts, QueuePortsFactory } from './harness.js';
 

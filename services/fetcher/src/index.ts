@@ -36,5 +36,3 @@ export type { BraveProviderOptions } from './providers/brave/brave-provider.js';
 export type { PageSource, SourcedPage } from './ports/page-source.js';
 export type { SampleEntity } from './providers/corpus/sample/index.js';
 export type { ExtractedPage } from './domain/extracted-page.js';
-export { serveFetcher } from './rpc/serve.js';
-export type { ServeFetcherOptions } from './rpc/serve.js';

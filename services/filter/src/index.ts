@@ -15,10 +15,8 @@ export { parsePeriod, statedDates } from './domain/dates.js';
 export { detectEntityType } from './domain/entity-types.js';
 export { parseSites, MAX_SITE_DOMAINS } from './domain/sites.js';
 export { normaliseKey } from './domain/text.js';
-export { serveFilter } from './rpc/serve.js';
 
 export type { FilterOptions } from './filter.js';
-export type { ServeFilterOptions } from './rpc/serve.js';
 export type { Reasoner } from './ports/reasoner.js';
 export type { OpenAiReasonerOptions } from './adapters/openai/reasoner.js';
 export type { ParsedPeriod, StatedDate } from './domain/dates.js';

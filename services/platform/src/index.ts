@@ -1,6 +1,6 @@
 /**
- * @leadfinder/platform: configuration, errors, logging, telemetry, the ports every role depends on and
- * their adapters (embedded, MongoDB, NATS JetStream, gRPC).
+ * @leadfinder/platform: configuration, errors, logging, clock, the ports every role depends on, the
+ * billing rules and the telemetry API. Driver-free: the adapters are subpath exports (see the end).
  *
  * @example
  * import { loadConfig, createLogger } from '@leadfinder/platform';
@@ -22,39 +22,22 @@ export type { Logger } from './logger.js';
 export type { Clock, Ids, ServiceContext } from './context.js';
 export type * from './ports/index.js';
 
-// Adapters (factories return port interfaces).
-export { createEmbeddedStore, DataDirError } from './adapters/embedded/store.js';
-export { createMongoStore } from './adapters/mongo/store.js';
-export { createEmbeddedEventLog } from './adapters/embedded/event-log.js';
-export { createInProcessWorkQueue, createInProcessStopFlags } from './adapters/embedded/work-queue.js';
-export { connectNats } from './adapters/nats/connection.js';
-export { createNatsEventLog } from './adapters/nats/event-log.js';
-export { createNatsWorkQueue, createNatsStopFlags } from './adapters/nats/work-queue.js';
 export { createBilling } from './billing/billing.js';
 export { checkLedgerInvariants, assertLedgerInvariants } from './billing/invariants.js';
-export type { EmbeddedStoreOptions } from './adapters/embedded/store.js';
-export type { MongoStoreOptions } from './adapters/mongo/store.js';
-export type { EmbeddedEventLogOptions } from './adapters/embedded/event-log.js';
-export type { NatsHandle } from './adapters/nats/connection.js';
-export type { NatsEventLogOptions } from './adapters/nats/event-log.js';
-export type { NatsWorkOptions } from './adapters/nats/work-queue.js';
 export type { Billing, BillingOptions, BillingStep, ReserveResult } from './billing/billing.js';
 
-// gRPC adapters for the fetcher and filter ports (distributed mode) and telemetry.
-export {
-  createGrpcFetcherClient, createGrpcFilterClient, DEFAULT_FETCHER_DEADLINE_MS, DEFAULT_FILTER_DEADLINE_MS,
-  FETCHER_SERVICE, FILTER_SERVICE,
-} from './adapters/grpc/clients.js';
-export { startGrpcServer } from './adapters/grpc/server.js';
-export {
-  startTelemetry, tracer, meter, injectTraceContext, withExtractedContext, rpcAttributes, messagingAttributes,
-  genAiAttributes, createLeadfinderMetrics, createInMemoryTelemetry,
-} from './telemetry/index.js';
-export type { Closable } from './adapters/grpc/clients.js';
-export type { GrpcClientOptions, RetryOptions } from './adapters/grpc/channel.js';
-export type { GrpcServerOptions, GrpcServerHandle } from './adapters/grpc/server.js';
-export type { RpcCall, RpcInterceptor, RpcNext } from './adapters/grpc/interceptors.js';
-export type {
-  TelemetryOptions, TelemetryHandle, RpcAttributeInput, MessagingAttributeInput, MessagingOperation, GenAiAttributeInput,
-  LeadfinderMetrics, FetchOutcomeLabel, InMemoryTelemetry,
-} from './telemetry/index.js';
+// Telemetry through the OpenTelemetry API only: spans and metrics are no-ops until the composition root
+// starts the SDK (`@leadfinder/platform/telemetry`).
+export { tracer, meter, injectTraceContext, withExtractedContext } from './telemetry/context.js';
+export { rpcAttributes, messagingAttributes, genAiAttributes } from './telemetry/semconv.js';
+export { createLeadfinderMetrics } from './telemetry/metrics.js';
+export type { RpcAttributeInput, MessagingAttributeInput, MessagingOperation, GenAiAttributeInput } from './telemetry/semconv.js';
+export type { LeadfinderMetrics, FetchOutcomeLabel } from './telemetry/metrics.js';
+
+// The adapters sit behind subpath exports that only the composition root (services/cli/src/serve/) and
+// tests import, so a role loads no driver it does not use:
+//   @leadfinder/platform/embedded  in-process store, event log, work queue and stop flags
+//   @leadfinder/platform/mongo     store on a MongoDB-wire server
+//   @leadfinder/platform/nats      event log, work queue and stop flags on NATS JetStream
+//   @leadfinder/platform/grpc      fetcher and filter clients and server
+//   @leadfinder/platform/telemetry the OpenTelemetry SDK

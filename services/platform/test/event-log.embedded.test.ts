@@ -2,7 +2,8 @@ import { appendFile, chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEmbeddedEventLog, silentLogger } from '@leadfinder/platform';
+import { silentLogger } from '@leadfinder/platform';
+import { createEmbeddedEventLog } from '@leadfinder/platform/embedded';
 import { collect, describeEventLogContract, newRunId, statusEvent } from './event-log-contract.js';
 
 const dirs: string[] = [];

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectNats, createNatsEventLog, silentLogger, type EventLog, type NatsHandle } from '@leadfinder/platform';
+import { silentLogger, type EventLog } from '@leadfinder/platform';
+import { connectNats, createNatsEventLog, type NatsHandle } from '@leadfinder/platform/nats';
 import { recordSkippedSuite, serverUrl, uniqueName } from '@leadfinder/testkit';
 import { describeEventLogContract, newRunId, statusEvent } from './event-log-contract.js';
 

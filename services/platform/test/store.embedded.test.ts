@@ -2,7 +2,8 @@ import { appendFile, chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBilling, createEmbeddedStore, DataDirError, silentLogger } from '@leadfinder/platform';
+import { createBilling, silentLogger } from '@leadfinder/platform';
+import { createEmbeddedStore, DataDirError } from '@leadfinder/platform/embedded';
 import { describeBillingContract, describeStoreContract, makeRun } from './store-contract.js';
 
 const dirs: string[] = [];

@@ -1,6 +1,7 @@
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMongoStore, silentLogger, type Store } from '@leadfinder/platform';
+import { silentLogger, type Store } from '@leadfinder/platform';
+import { createMongoStore } from '@leadfinder/platform/mongo';
 import { recordSkippedSuite, serverUrl, uniqueName } from '@leadfinder/testkit';
 import { describeBillingContract, describeStoreContract, makeRun } from './store-contract.js';
 

@@ -1,4 +1,5 @@
-import { createInProcessStopFlags, createInProcessWorkQueue, silentLogger } from '@leadfinder/platform';
+import { silentLogger } from '@leadfinder/platform';
+import { createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
 import { describeWorkQueueContract } from './work-queue-contract.js';
 
 describeWorkQueueContract('in-process', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { connectNats, createNatsStopFlags, createNatsWorkQueue, silentLogger, type NatsHandle } from '@leadfinder/platform';
+import { silentLogger } from '@leadfinder/platform';
+import { connectNats, createNatsStopFlags, createNatsWorkQueue, type NatsHandle } from '@leadfinder/platform/nats';
 import { recordSkippedSuite, serverUrl, uniqueName } from '@leadfinder/testkit';
 import { describeWorkQueueContract } from './work-queue-contract.js';
 

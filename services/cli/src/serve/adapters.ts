@@ -1,11 +1,11 @@
 import { mkdir, access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import {
-  connectNats, createBilling, createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags,
-  createInProcessWorkQueue, createMongoStore, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue,
-  systemClock,
-} from '@leadfinder/platform';
-import type { Billing, Config, EventLog, Logger, NatsHandle, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+import { createBilling, systemClock } from '@leadfinder/platform';
+import { createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
+import { createMongoStore } from '@leadfinder/platform/mongo';
+import { connectNats, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue } from '@leadfinder/platform/nats';
+import type { Billing, Config, EventLog, Logger, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+import type { NatsHandle } from '@leadfinder/platform/nats';
 
 /** The storage and messaging adapters chosen by configuration: embedded unless URLs are set. */
 export interface Infrastructure {

@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest';
-import { createGrpcFetcherClient, silentLogger } from '@leadfinder/platform';
+import { silentLogger } from '@leadfinder/platform';
+import { createGrpcFetcherClient } from '@leadfinder/platform/grpc';
 import type { FetcherPort } from '@leadfinder/platform';
-import { serveFetcher } from './serve.js';
+import { serveFetcher } from './fetcher-rpc.js';
 
 test('the fetcher role serves its port over gRPC on the configured port', async () => {
   const fetcher: FetcherPort = {

@@ -1,5 +1,6 @@
-import { startGrpcServer } from '@leadfinder/platform';
-import type { FetcherPort, GrpcServerHandle, Logger } from '@leadfinder/platform';
+import { startGrpcServer } from '@leadfinder/platform/grpc';
+import type { FetcherPort, Logger } from '@leadfinder/platform';
+import type { GrpcServerHandle } from '@leadfinder/platform/grpc';
 
 export interface ServeFetcherOptions {
   /** The in-process fetcher to expose (what `createFetcher(...)` returns). */

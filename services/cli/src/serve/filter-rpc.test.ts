@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest';
-import { createGrpcFilterClient, silentLogger } from '@leadfinder/platform';
+import { silentLogger } from '@leadfinder/platform';
+import { createGrpcFilterClient } from '@leadfinder/platform/grpc';
 import type { FilterPort } from '@leadfinder/platform';
-import { serveFilter } from './serve.js';
+import { serveFilter } from './filter-rpc.js';
 
 const usage = { calls: 0, inputTokens: 0, outputTokens: 0 };
 

@@ -1,5 +1,6 @@
-import { startGrpcServer } from '@leadfinder/platform';
-import type { FilterPort, GrpcServerHandle, Logger } from '@leadfinder/platform';
+import { startGrpcServer } from '@leadfinder/platform/grpc';
+import type { FilterPort, Logger } from '@leadfinder/platform';
+import type { GrpcServerHandle } from '@leadfinder/platform/grpc';
 
 export interface ServeFilterOptions {
   /** The in-process filter to expose (what `createFilter(...)` returns). */

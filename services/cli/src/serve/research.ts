@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { createFetcher, createSearchProvider, writeSampleCorpus } from '@leadfinder/fetcher';
 import { createFilter, createOpenAiReasoner, createRuleReasoner } from '@leadfinder/filter';
-import { createGrpcFetcherClient, createGrpcFilterClient, systemClock } from '@leadfinder/platform';
+import { systemClock } from '@leadfinder/platform';
+import { createGrpcFetcherClient, createGrpcFilterClient } from '@leadfinder/platform/grpc';
 import type { Config, FetcherPort, FilterPort, Logger } from '@leadfinder/platform';
 
 /**

@@ -3,14 +3,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildEdgeApp, createSessionSigner, createWebPlugin, signInMethod } from '@leadfinder/edge';
 import { createCoordinator } from '@leadfinder/coordinator';
-import { serveFetcher } from '@leadfinder/fetcher';
-import { serveFilter } from '@leadfinder/filter';
-import { devSignInRefusal, randomIds, startTelemetry, systemClock } from '@leadfinder/platform';
+import { devSignInRefusal, randomIds, systemClock } from '@leadfinder/platform';
+import { startTelemetry } from '@leadfinder/platform/telemetry';
 import type { Config, Logger, Role } from '@leadfinder/platform';
 import { ensureDataDir, openInfrastructure, StartupError } from './adapters.js';
 import type { Infrastructure } from './adapters.js';
 import { startHealthServer, listenError } from './health-server.js';
 import { localFetcher, localFilter, openResearchPorts } from './research.js';
+import { serveFetcher } from './fetcher-rpc.js';
+import { serveFilter } from './filter-rpc.js';
 
 export interface RunningService {
   /** Where the public HTTP API listens (edge and all-in-one). */

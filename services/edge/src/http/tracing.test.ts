@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createInMemoryTelemetry, type InMemoryTelemetry } from '@leadfinder/platform';
+import { createInMemoryTelemetry, type InMemoryTelemetry } from '@leadfinder/platform/telemetry';
 import { bearer, startHarness, type Harness } from '../../test/harness.js';
 
 let telemetry: InMemoryTelemetry;

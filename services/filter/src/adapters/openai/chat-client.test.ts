@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInMemoryTelemetry, silentLogger, type InMemoryTelemetry } from '@leadfinder/platform';
+import { silentLogger } from '@leadfinder/platform';
+import { createInMemoryTelemetry, type InMemoryTelemetry } from '@leadfinder/platform/telemetry';
 import { createChatClient } from './chat-client.js';
 
 /** A loopback OpenAI-compatible stub answering from a queue of canned replies. */

@@ -1,0 +1,9 @@
+/**
+ * @leadfinder/platform/telemetry: the OpenTelemetry SDK (exporters, providers) and its in-memory variant
+ * for tests. Roles record spans and metrics through the driver-free API the package index exports
+ * (`tracer`, `meter`, …); only the composition root starts the SDK.
+ */
+export { startTelemetry } from './telemetry/sdk.js';
+export { createInMemoryTelemetry } from './telemetry/testing.js';
+export type { TelemetryOptions, TelemetryHandle } from './telemetry/sdk.js';
+export type { InMemoryTelemetry } from './telemetry/testing.js';
