@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
-  CHART_DIR, REPO_ROOT, ROLES, findHelm, helm, named, ofKind, recordSkippedHelmSuite, renderChart,
+  CHART_DIR, KUBE_VERSION, REPO_ROOT, ROLES, findHelm, helm, named, ofKind, recordSkippedHelmSuite, renderChart,
 } from './helm-harness.js';
 import type { K8sObject, RoleName } from './helm-harness.js';
 
@@ -16,7 +16,6 @@ const SECRET_ENV = [
   'LEADFINDER_BRAVE_API_KEY', 'LEADFINDER_OIDC_CLIENT_SECRET', 'LEADFINDER_MONGODB_URL',
 ];
 const PRIVATE_V4 = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10', '127.0.0.0/8'];
-const PRIVATE_V6 = ['fc00::/7', 'fe80::/10'];
 
 const deployment = (objs: K8sObject[], role: RoleName) => named(objs, 'Deployment', `lf-leadfinder-${role}`);
 const container = (objs: K8sObject[], role: RoleName) => deployment(objs, role).spec.template.spec.containers[0];
@@ -36,8 +35,8 @@ describe.skipIf(!HELM)('helm chart charts/leadfinder', () => {
   });
 
   it('passes helm lint --strict with the default values and with the external-services values', async () => {
-    const byDefault = await helm(bin, ['lint', '--strict', CHART_DIR]);
-    const withExternal = await helm(bin, ['lint', '--strict', CHART_DIR, ...EXTERNAL]);
+    const byDefault = await helm(bin, ['lint', '--strict', CHART_DIR, '--kube-version', KUBE_VERSION]);
+    const withExternal = await helm(bin, ['lint', '--strict', CHART_DIR, '--kube-version', KUBE_VERSION, ...EXTERNAL]);
     expect(byDefault.stdout + byDefault.stderr).toContain('0 chart(s) failed');
     expect(byDefault.code).toBe(0);
     expect(withExternal.code, withExternal.stdout + withExternal.stderr).toBe(0);
@@ -149,7 +148,7 @@ describe.skipIf(!HELM)('helm chart charts/leadfinder', () => {
     expect(ofKind(objs, 'Service')).toHaveLength(3);
   });
 
-  it('lets the fetcher reach public addresses only: never private, loopback, link-local or CGNAT ranges', () => {
+  it('lets the fetcher reach global unicast addresses only: never private, loopback, link-local or CGNAT ranges', () => {
     const np = policy(objs, 'fetcher').spec;
     expect(np.policyTypes).toEqual(['Ingress', 'Egress']);
     const [dns, internet, ...rest] = np.egress;
@@ -158,16 +157,17 @@ describe.skipIf(!HELM)('helm chart charts/leadfinder', () => {
     expect(dns.to[0].podSelector.matchLabels).toEqual({ 'k8s-app': 'kube-dns' });
     expect(internet.ports).toBeUndefined();
     const blocks = internet.to.map((p: { ipBlock: { cidr: string; except: string[] } }) => p.ipBlock);
-    expect(blocks.map((b: { cidr: string }) => b.cidr)).toEqual(['0.0.0.0/0', '::/0']);
-    expect(blocks[0].except).toEqual(expect.arrayContaining(PRIVATE_V4));
-    expect(blocks[1].except).toEqual(expect.arrayContaining(PRIVATE_V6));
+    // IPv6: only 2000::/3, so loopback, unique-local, link-local, multicast, IPv4-mapped and NAT64 are out.
+    expect(blocks.map((b: { cidr: string }) => b.cidr)).toEqual(['0.0.0.0/0', '2000::/3']);
+    expect(blocks[0].except).toEqual(expect.arrayContaining([...PRIVATE_V4, '192.0.0.0/24', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4']));
+    expect(blocks[1].except).toEqual(expect.arrayContaining(['2001::/23', '2002::/16']));
     expect(np.ingress).toEqual([{
       ports: [{ port: 'grpc', protocol: 'TCP' }],
       from: [{ podSelector: { matchLabels: deployment(objs, 'coordinator').spec.selector.matchLabels } }],
     }]);
   });
 
-  it('limits the other roles to named peers: datastores, DNS, fetcher/filter, and the LLM over 443 for the filter', () => {
+  it('limits the other roles to named peers: datastores, DNS, fetcher/filter, and the LLM over 443 for the filter once one is configured', () => {
     for (const role of ['edge', 'coordinator'] as const) {
       for (const rule of policy(objs, role).spec.egress) {
         expect(rule.to?.length, `${role} egress rule without peers allows everything`).toBeGreaterThan(0);
@@ -179,10 +179,12 @@ describe.skipIf(!HELM)('helm chart charts/leadfinder', () => {
     }
     const toGrpc = policy(objs, 'coordinator').spec.egress.find((r: { ports: { port: number }[] }) => r.ports[0]!.port === 50051);
     expect(toGrpc.to.map((p: { podSelector: { matchLabels: Record<string, string> } }) => p.podSelector.matchLabels['app.kubernetes.io/component'])).toEqual(['fetcher', 'filter']);
-    const filterEgress = policy(objs, 'filter').spec.egress;
-    expect(filterEgress).toHaveLength(2);
-    expect(filterEgress[1].ports).toEqual([{ port: 443, protocol: 'TCP' }]);
-    expect(filterEgress[1].to[0].ipBlock.except).toEqual(expect.arrayContaining(PRIVATE_V4));
+    // No LLM configured (the default): the filter runs the rule-based reasoner and reaches DNS only.
+    expect(policy(objs, 'filter').spec.egress.map((r: { ports: { port: number }[] }) => r.ports[0]!.port)).toEqual([53]);
+    const filterEgress = policy(external, 'filter').spec.egress;
+    const llm = filterEgress.find((r: { ports: { port: number }[] }) => r.ports[0]!.port === 443);
+    expect(llm.ports).toEqual([{ port: 443, protocol: 'TCP' }]);
+    expect(llm.to[0].ipBlock.except).toEqual(expect.arrayContaining(PRIVATE_V4));
     expect(policy(objs, 'edge').spec.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }] }]);
     expect(policy(objs, 'coordinator').spec.ingress).toEqual([]);
   });
@@ -195,13 +197,15 @@ describe.skipIf(!HELM)('helm chart charts/leadfinder', () => {
   });
 
   it('wires every secret through secretKeyRef, never as a literal env value, and only into the roles that need it', async () => {
-    const rendered = await renderChart(bin, ['--set', 'secrets.llmApiKey=sk-test-literal-123', '--set', 'secrets.adminToken=admin-literal-456']);
+    const rendered = await renderChart(bin, [
+      '--set', 'secrets.llmApiKey=sk-test-literal-123', '--set', 'secrets.adminToken=admin-literal-456', '--set', 'admin.enabled=true',
+    ]);
     const secretEnvByRole: Record<string, string[]> = {};
     for (const role of ROLES) {
       for (const e of envOf(rendered, role)) {
         if (!SECRET_ENV.includes(e.name)) continue;
         expect(e.value, `${role} ${e.name}`).toBeUndefined();
-        expect(e.valueFrom?.secretKeyRef.name).toMatch(/^lf-leadfinder(-mongodb)?$/);
+        expect(e.valueFrom?.secretKeyRef.name).toMatch(/^lf-leadfinder(-mongodb|-generated)?$/);
         (secretEnvByRole[role] ??= []).push(e.name);
       }
     }
@@ -216,7 +220,9 @@ describe.skipIf(!HELM)('helm chart charts/leadfinder', () => {
     expect(plain).not.toContain('admin-literal-456');
     const secret = named(rendered, 'Secret', 'lf-leadfinder').data!;
     expect(Buffer.from(secret['llm-api-key']!, 'base64').toString()).toBe('sk-test-literal-123');
-    expect(Buffer.from(secret['session-secret']!, 'base64').toString()).toMatch(/^[A-Za-z0-9]{64}$/);
+    expect(Buffer.from(secret['admin-token']!, 'base64').toString()).toBe('admin-literal-456');
+    // Not given: generated once by the hook Job into lf-leadfinder-generated, never rendered.
+    expect(secret['session-secret']).toBeUndefined();
   });
 
   it('uses existing Secrets and creates none when the external-services values name them', () => {
@@ -252,7 +258,7 @@ describe.skipIf(!HELM)('helm chart charts/leadfinder', () => {
 
   it('refuses unknown keys in any block through values.schema.json', async () => {
     for (const key of ['edge.bogus', 'filter.autoscaling.targetCpu', 'global.image.tagg', 'networkPolicy.bogus', 'bogus']) {
-      const result = await helm(bin, ['template', 'lf', CHART_DIR, '--set', `${key}=1`]);
+      const result = await helm(bin, ['template', 'lf', CHART_DIR, '--kube-version', KUBE_VERSION, '--set', `${key}=1`]);
       expect(result.code, key).not.toBe(0);
       expect(result.stderr).toMatch(/Additional property \S+ is not allowed/);
     }

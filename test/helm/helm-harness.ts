@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -47,9 +48,32 @@ export function findHelm(): string | null {
 }
 
 /** Record a suite skipped for want of helm, beside the suites skipped for want of a server. */
-export function recordSkippedHelmSuite(suite: string): void {
+export function recordSkippedHelmSuite(suite: string, kind = 'helm', env = 'LEADFINDER_TEST_HELM_BIN'): void {
   mkdirSync(dirname(SKIPPED_SUITES_FILE), { recursive: true });
-  appendFileSync(SKIPPED_SUITES_FILE, JSON.stringify({ suite, kind: 'helm', env: 'LEADFINDER_TEST_HELM_BIN' }) + '\n');
+  appendFileSync(SKIPPED_SUITES_FILE, JSON.stringify({ suite, kind, env }) + '\n');
+}
+
+/**
+ * kubernetes-validate (PyPI; ships the Kubernetes JSON schemas, so nothing is fetched): found in
+ * LEADFINDER_TEST_KUBERNETES_VALIDATE_BIN, then on PATH, then in the venv .ci/install-tools.sh makes.
+ * null when absent; throws when absent under LEADFINDER_TEST_REQUIRE_SERVERS=1.
+ */
+export function findKubernetesValidate(): string | null {
+  const venv = join(process.env.LEADFINDER_KUBERNETES_VALIDATE_VENV ?? join(homedir(), '.cache', 'leadfinder', 'kubernetes-validate'), 'bin', 'kubernetes-validate');
+  const onPath = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'kubernetes-validate'));
+  const candidates = [process.env.LEADFINDER_TEST_KUBERNETES_VALIDATE_BIN, ...onPath, venv].filter((c): c is string => !!c && existsSync(c));
+  const found = candidates.find((c) => {
+    try {
+      execFileSync(c, ['--version'], { stdio: 'ignore', timeout: 30_000 });
+      return true;
+    } catch {
+      return false;
+    }
+  }) ?? null;
+  if (!found && serversRequired()) {
+    throw new Error('kubernetes-validate was not found (LEADFINDER_TEST_KUBERNETES_VALIDATE_BIN, PATH, ~/.cache/leadfinder/kubernetes-validate; .ci/install-tools.sh kubernetes_validate) but LEADFINDER_TEST_REQUIRE_SERVERS=1');
+  }
+  return found;
 }
 
 export interface HelmResult {
@@ -58,9 +82,10 @@ export interface HelmResult {
   stderr: string;
 }
 
+/** Run a tool (helm, kubernetes-validate) from the repository root, never throwing: the exit code is returned. */
 export async function helm(bin: string, args: string[]): Promise<HelmResult> {
   try {
-    const { stdout, stderr } = await run(bin, args, { cwd: REPO_ROOT, timeout: 60_000, maxBuffer: 32 * 1024 * 1024 });
+    const { stdout, stderr } = await run(bin, args, { cwd: REPO_ROOT, timeout: 120_000, maxBuffer: 32 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -77,11 +102,22 @@ export interface K8sObject {
   data?: Record<string, string>;
 }
 
+/**
+ * The Kubernetes version renders assume. Explicit because a `go install`ed helm assumes v1.20 (its
+ * version comes from release ldflags), below the chart's kubeVersion; Argo CD passes its cluster's.
+ */
+export const KUBE_VERSION = '1.30.0';
+
+/** `helm template` the chart with extra arguments: helm's text. Throws with helm's message when rendering fails. */
+export async function renderChartText(bin: string, args: string[] = []): Promise<string> {
+  const result = await helm(bin, ['template', 'lf', CHART_DIR, '--namespace', 'research', '--kube-version', KUBE_VERSION, ...args]);
+  if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr}`);
+  return result.stdout;
+}
+
 /** `helm template` the chart with extra arguments; throws with helm's message when rendering fails. */
 export async function renderChart(bin: string, args: string[] = []): Promise<K8sObject[]> {
-  const result = await helm(bin, ['template', 'lf', CHART_DIR, '--namespace', 'research', ...args]);
-  if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr}`);
-  return parseAllDocuments(result.stdout)
+  return parseAllDocuments(await renderChartText(bin, args))
     .map((doc) => {
       if (doc.errors.length > 0) throw new Error(`rendered YAML does not parse: ${doc.errors[0]!.message}`);
       return doc.toJS() as K8sObject | null;

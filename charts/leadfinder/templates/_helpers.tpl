@@ -74,6 +74,66 @@ app.kubernetes.io/component: {{ .role }}
 {{- default (include "leadfinder.fullname" .) .Values.secrets.existingSecret -}}
 {{- end -}}
 
+{{/* The Secret the hook Job creates once (admin token, session secret) when they are neither given nor existing. */}}
+{{- define "leadfinder.generatedSecretName" -}}
+{{- printf "%s-generated" (include "leadfinder.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/*
+Secret holding one application secret (a key of secrets.keys). Call with (dict "root" $ "key" "sessionSecret").
+existingSecret wins; then an explicit value (the chart's Secret); then, for the two secrets the service can
+use random values for, the generated Secret. Anything else fails the render with what to set: nothing
+random or cluster-dependent is ever rendered, so two renders are byte-identical.
+*/}}
+{{- define "leadfinder.secretFor" -}}
+{{- $s := .root.Values.secrets -}}
+{{- if $s.existingSecret -}}
+{{- $s.existingSecret -}}
+{{- else if index $s .key -}}
+{{- include "leadfinder.fullname" .root -}}
+{{- else if and $s.generate (has .key (list "adminToken" "sessionSecret")) -}}
+{{- include "leadfinder.generatedSecretName" .root -}}
+{{- else -}}
+{{- include "leadfinder.fullname" .root -}}
+{{- end -}}
+{{- end -}}
+
+{{/* True (non-empty) when the hook Job must generate secrets. */}}
+{{- define "leadfinder.generatesSecrets" -}}
+{{- $s := .Values.secrets -}}
+{{- if and $s.generate (not $s.existingSecret) (or (not $s.sessionSecret) (and .Values.admin.enabled (not $s.adminToken))) -}}
+true
+{{- end -}}
+{{- end -}}
+
+{{/* The chart's own Secret is rendered when no existingSecret is named and at least one value is given. */}}
+{{- define "leadfinder.rendersSecret" -}}
+{{- $s := .Values.secrets -}}
+{{- if and (not $s.existingSecret) (or $s.sessionSecret (and .Values.admin.enabled $s.adminToken) $s.llmApiKey $s.braveApiKey $s.oidcClientSecret) -}}
+true
+{{- end -}}
+{{- end -}}
+
+{{/*
+Node's heap limit in MiB from a role's memory limit: global.heapPercent of it, so V8 collects before the
+kernel kills the container. Call with (dict "root" $ "resources" $v.resources); empty without a limit.
+*/}}
+{{- define "leadfinder.heapMiB" -}}
+{{- $limit := "" -}}
+{{- with .resources -}}{{- with .limits -}}{{- $limit = toString (default "" .memory) -}}{{- end -}}{{- end -}}
+{{- if $limit -}}
+{{- $mib := 0 -}}
+{{- if hasSuffix "Gi" $limit -}}
+{{- $mib = mul (trimSuffix "Gi" $limit | atoi) 1024 -}}
+{{- else if hasSuffix "Mi" $limit -}}
+{{- $mib = trimSuffix "Mi" $limit | atoi -}}
+{{- else -}}
+{{- fail (printf "resources.limits.memory %q: write it in Mi or Gi (the Node heap limit is derived from it)" $limit) -}}
+{{- end -}}
+{{- div (mul $mib .root.Values.global.heapPercent) 100 -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "leadfinder.mongodbSecretName" -}}
 {{- default (printf "%s-mongodb" (include "leadfinder.fullname" .)) .Values.externalMongodb.existingSecret -}}
 {{- end -}}
@@ -148,14 +208,27 @@ failureThreshold: {{ .probe.failureThreshold }}
 successThreshold: {{ .probe.successThreshold }}
 {{- end -}}
 
-{{/* Peer list for "public internet only": everything but private, loopback, link-local and CGNAT ranges. */}}
+{{/*
+Peer list for "global unicast only", rendered from files/global-unicast.json, the list the fetcher's SSRF
+guard is tested against (test/helm/egress-guard.test.ts), plus networkPolicy.extraExceptCIDRs.
+*/}}
 {{- define "leadfinder.internetPeers" -}}
+{{- $list := .Files.Get "files/global-unicast.json" | fromJson -}}
+{{- $extra4 := list -}}
+{{- $extra6 := list -}}
+{{- range .Values.networkPolicy.extraExceptCIDRs -}}
+{{- if contains ":" . -}}{{- $extra6 = append $extra6 . -}}{{- else -}}{{- $extra4 = append $extra4 . -}}{{- end -}}
+{{- end -}}
+{{- range $family, $extra := dict "ipv4" $extra4 "ipv6" $extra6 }}
+{{- $block := index $list $family }}
 - ipBlock:
-    cidr: 0.0.0.0/0
+    cidr: {{ $block.cidr }}
     except:
-      {{- toYaml .Values.networkPolicy.privateCIDRs | nindent 6 }}
-- ipBlock:
-    cidr: ::/0
-    except:
-      {{- toYaml .Values.networkPolicy.privateCIDRsIPv6 | nindent 6 }}
+      {{- range $block.except }}
+      - {{ .cidr }}
+      {{- end }}
+      {{- range $extra }}
+      - {{ . }}
+      {{- end }}
+{{- end }}
 {{- end -}}

@@ -41,7 +41,7 @@ spec:
       annotations:
         # A changed ConfigMap or chart Secret rolls the pods; env is read once at start-up.
         checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
-        {{- if not $root.Values.secrets.existingSecret }}
+        {{- if include "leadfinder.rendersSecret" $root }}
         checksum/secret: {{ include (print $root.Template.BasePath "/secret.yaml") $root | sha256sum }}
         {{- end }}
         {{- with $v.podAnnotations }}
@@ -102,6 +102,11 @@ spec:
             - name: http
               containerPort: {{ $ports.http }}
               protocol: TCP
+            {{- if $root.Values.admin.enabled }}
+            - name: admin
+              containerPort: {{ $root.Values.admin.port }}
+              protocol: TCP
+            {{- end }}
             {{- else }}
             - name: health
               containerPort: {{ $ports.health }}
@@ -121,6 +126,11 @@ spec:
             {{- if eq $role "edge" }}
             - name: PORT
               value: {{ $ports.http | quote }}
+            {{- if $root.Values.admin.enabled }}
+            # The admin API listens only here, never on the public port the Ingress routes to.
+            - name: LEADFINDER_ADMIN_PORT
+              value: {{ $root.Values.admin.port | quote }}
+            {{- end }}
             {{- else }}
             - name: LEADFINDER_HEALTH_PORT
               value: {{ $ports.health | quote }}
@@ -128,6 +138,11 @@ spec:
             {{- if $traits.headless }}
             - name: LEADFINDER_GRPC_PORT
               value: {{ $ports.grpc | quote }}
+            {{- end }}
+            {{- with include "leadfinder.heapMiB" (dict "root" $root "resources" $v.resources) }}
+            # V8 collects before the container's memory limit is reached (global.heapPercent of it).
+            - name: NODE_OPTIONS
+              value: "--enable-source-maps --max-old-space-size={{ . }}"
             {{- end }}
             - name: OTEL_SERVICE_NAME
               value: leadfinder-{{ $role }}
@@ -144,6 +159,24 @@ spec:
             {{- if $traits.datastores }}
             - name: LEADFINDER_NATS_URL
               value: {{ $root.Values.externalNats.url | quote }}
+            {{- $nats := $root.Values.externalNats }}
+            {{- if $nats.existingSecret }}
+            {{- range $env, $key := dict "LEADFINDER_NATS_USER" $nats.userKey "LEADFINDER_NATS_PASSWORD" $nats.passwordKey "LEADFINDER_NATS_TOKEN" $nats.tokenKey }}
+            {{- if $key }}
+            - name: {{ $env }}
+              valueFrom:
+                secretKeyRef:
+                  name: {{ $nats.existingSecret }}
+                  key: {{ $key }}
+            {{- end }}
+            {{- end }}
+            {{- range $env, $key := dict "LEADFINDER_NATS_CREDS_FILE" $nats.credsKey "LEADFINDER_NATS_TLS_CA_FILE" $nats.tls.caKey "LEADFINDER_NATS_TLS_CERT_FILE" $nats.tls.certKey "LEADFINDER_NATS_TLS_KEY_FILE" $nats.tls.keyKey }}
+            {{- if $key }}
+            - name: {{ $env }}
+              value: /etc/leadfinder/nats/{{ $key }}
+            {{- end }}
+            {{- end }}
+            {{- end }}
             - name: LEADFINDER_MONGODB_URL
               valueFrom:
                 secretKeyRef:
@@ -151,13 +184,16 @@ spec:
                   key: {{ ternary $root.Values.externalMongodb.existingSecretKey "mongodb-url" (ne $root.Values.externalMongodb.existingSecret "") }}
             {{- end }}
             {{- range $env, $key := $traits.secretEnv }}
+            {{- if or (ne $key "adminToken") $root.Values.admin.enabled }}
             - name: {{ $env }}
               valueFrom:
                 secretKeyRef:
-                  name: {{ include "leadfinder.secretName" $root }}
+                  name: {{ include "leadfinder.secretFor" (dict "root" $root "key" $key) }}
                   key: {{ index $root.Values.secrets.keys $key }}
-                  {{- /* Every edge replica must sign with the same secret: refuse to start without it. */}}
-                  optional: {{ ne $key "sessionSecret" }}
+                  {{- /* Every edge replica must sign with the same secret, and an enabled admin API needs its
+                         token: refuse to start without them. */}}
+                  optional: {{ not (has $key (list "sessionSecret" "adminToken")) }}
+            {{- end }}
             {{- end }}
             {{- with $v.extraEnv }}
             {{- tpl (toYaml .) $root | nindent 12 }}
@@ -183,6 +219,11 @@ spec:
               mountPath: /tmp
             - name: data
               mountPath: /data
+            {{- if and $traits.datastores $root.Values.externalNats.existingSecret }}
+            - name: nats
+              mountPath: /etc/leadfinder/nats
+              readOnly: true
+            {{- end }}
       volumes:
         # The root filesystem is read-only: tsx's compile cache and temporary files go to /tmp,
         # LEADFINDER_DATA_DIR (the bundled corpus sample) to /data.
@@ -192,6 +233,12 @@ spec:
         - name: data
           emptyDir:
             sizeLimit: {{ $root.Values.global.dataSizeLimit }}
+        {{- if and $traits.datastores $root.Values.externalNats.existingSecret }}
+        - name: nats
+          secret:
+            secretName: {{ $root.Values.externalNats.existingSecret }}
+            defaultMode: 0440
+        {{- end }}
 {{- if eq $role "edge" }}
 ---
 apiVersion: v1
@@ -215,6 +262,28 @@ spec:
       targetPort: http
       protocol: TCP
       appProtocol: http
+{{- if $root.Values.admin.enabled }}
+---
+# The admin API on its own Service and port: the Ingress routes only to the edge Service above, and the
+# edge NetworkPolicy admits this port only from admin.ingressFrom (kubectl port-forward works regardless).
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ $name }}-admin
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "leadfinder.roleLabels" $ctx | nindent 4 }}
+spec:
+  type: ClusterIP
+  selector:
+    {{- include "leadfinder.selectorLabels" $ctx | nindent 4 }}
+  ports:
+    - name: admin
+      port: {{ $root.Values.admin.port }}
+      targetPort: admin
+      protocol: TCP
+      appProtocol: http
+{{- end }}
 {{- end }}
 {{- if $traits.headless }}
 ---
