@@ -13,6 +13,8 @@ export PATH="$GOBIN:$PATH" GOFLAGS=-buildvcs=false
 NATS_VERSION=v2.11.9
 FERRETDB_VERSION=v1.24.2
 HELM_VERSION=v3.16.4
+KUBERNETES_VALIDATE_VERSION=1.37.0
+KUBERNETES_VALIDATE_VENV=${LEADFINDER_KUBERNETES_VALIDATE_VENV:-$HOME/.cache/leadfinder/kubernetes-validate}
 
 fail() { echo "install step '$1' failed: $2" >&2; exit 1; }
 
@@ -87,5 +89,17 @@ install_faketime() {
   version_ok /usr/bin/faketime 2020-01-01 -f '@2020-01-01 00:00:00' date -u +%F || fail faketime "faketime does not move the clock"
 }
 
-tools=${*:-nats ferretdb helm chromium faketime}
+# kubernetes-validate (PyPI) ships the Kubernetes JSON schemas of 1.25-1.37 inside the package, so the
+# chart's rendered objects are validated offline: nothing is fetched at test time. Kept in its own venv;
+# test/helm finds it through LEADFINDER_TEST_KUBERNETES_VALIDATE_BIN or this venv.
+install_kubernetes_validate() {
+  local bin=$KUBERNETES_VALIDATE_VENV/bin/kubernetes-validate
+  version_ok "$bin" "${KUBERNETES_VALIDATE_VERSION}" --version && return 0
+  python3 -m venv "$KUBERNETES_VALIDATE_VENV" || fail kubernetes-validate "python3 -m venv exited non-zero"
+  "$KUBERNETES_VALIDATE_VENV/bin/pip" install --quiet --disable-pip-version-check "kubernetes-validate==${KUBERNETES_VALIDATE_VERSION}" \
+    || fail kubernetes-validate "pip install exited non-zero"
+  version_ok "$bin" "${KUBERNETES_VALIDATE_VERSION}" --version || fail kubernetes-validate "$bin --version does not name ${KUBERNETES_VALIDATE_VERSION}"
+}
+
+tools=${*:-nats ferretdb helm kubernetes_validate chromium faketime}
 for tool in $tools; do "install_$tool"; done
