@@ -124,6 +124,9 @@ async function main(): Promise<void> {
   if (report.splits.length === 0) throw new Error('no query matched --split/--query');
   console.log('');
   for (const s of report.splits) for (const line of [...summaryLines(s.summary), ...kindLines(s.summary.split, s.results)]) console.log(line);
+  const [dev, test] = [report.splits.find((s) => s.summary.split === 'dev'), report.splits.find((s) => s.summary.split === 'test')];
+  // Tuning on dev should carry over to the held-out half; a widening gap says it is being fitted to dev.
+  if (dev && test && !values.query) console.log(`held-out gap (dev − test): F1 ${(dev.summary.f1 - test.summary.f1).toFixed(3)}, precision ${(dev.summary.meanPrecision - test.summary.meanPrecision).toFixed(3)}, recall ${(dev.summary.meanRecall - test.summary.meanRecall).toFixed(3)}`);
   if (values.markdown) for (const s of report.splits) console.log(markdownRows(values.markdown, s.summary));
   mkdirSync(dirname(values.out!), { recursive: true });
   writeFileSync(values.out!, `${JSON.stringify(report, null, 2)}\n`);
