@@ -38,6 +38,7 @@ export function groundVerdict(verdict: Verdict, pages: readonly FetchedPage[]): 
     return {
       ...verdict,
       pass: false,
+      outcome: 'unclear',
       passages: [],
       rationale: `Not accepted: the reasoning quoted no passage that occurs in the pages. (${verdict.rationale})`,
     };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '@leadfinder/platform';
-import { EntityType, type Candidate, type DateRange, type FunnelFilter, type ReasonerUsage } from '@leadfinder/wire';
+import { EntityType, type Candidate, type DateRange, type FunnelFilter, type PageEntity, type PageModel, type ReasonerUsage } from '@leadfinder/wire';
+import { entityOf, verifyCandidate } from '../rules/verify.js';
 import { describeRange, readPeriod, unclearPeriodMessage, widenRange } from '../../domain/dates.js';
 import { groundCandidates, groundVerdict } from '../../domain/grounding.js';
 import { parseSites } from '../../domain/sites.js';
@@ -40,6 +41,13 @@ const VerifyReply = z.object({
   passages: z.array(z.object({ text: z.string(), url: z.string() })),
 });
 const RelaxReply = z.object({ loosened: z.object({ title: z.string(), criterion: z.string() }).nullable() });
+
+/** The page model as the model is given it: the subject with its facts, and each listed item with its line and link. */
+function compactModel(model: PageModel | undefined): unknown {
+  if (!model) return null;
+  const entity = (e: PageEntity) => ({ name: e.name, kind: e.kind, link: e.link, line: e.passage, facts: e.facts.map((f) => `${f.label}: ${f.value}`) });
+  return { subject: model.subject ? entity(model.subject) : null, items: model.items.slice(0, 60).map(entity) };
+}
 
 const NEVER_INVENT = 'Never invent. Use only names and sentences that appear verbatim in the text you are given; quote passages exactly.';
 const PAGE_CHARS = 12_000;
@@ -125,7 +133,7 @@ export function createOpenAiReasoner(options: OpenAiReasonerOptions): Reasoner {
       const { value, usage } = await chat.complete(
         'candidates', ExtractReply,
         `List every ${plan.entityType} the page names that could fit the plan. For each: its name exactly as written, details and intent signal built from page sentences, and the sentences that mention it (verbatim). ${NEVER_INVENT}`,
-        JSON.stringify({ plan: plan.summary, entityType: plan.entityType, url: page.url, title: page.title, text: page.text.slice(0, PAGE_CHARS) }),
+        JSON.stringify({ plan: plan.summary, entityType: plan.entityType, url: page.url, title: page.title, structure: compactModel(page.model), text: page.text.slice(0, PAGE_CHARS) }),
         signal,
       );
       const url = page.finalUrl || page.url;
@@ -141,17 +149,24 @@ export function createOpenAiReasoner(options: OpenAiReasonerOptions): Reasoner {
     },
     async verify(request, { signal }) {
       const { filter, candidate, pages } = request;
+      // The rules answer first from the page model; the model is asked only where they say unclear
+      // (always for filters the model planned itself, which have no rule-checkable form).
+      const ruled = verifyCandidate(request.plan, filter, candidate, pages);
+      if (ruled.outcome !== 'unclear') return { verdict: ruled, usage: { calls: 0, inputTokens: 0, outputTokens: 0 } };
       const range = dateRangeOf(filter);
       const { value, usage } = await chat.complete(
         'verdict', VerifyReply,
         `Decide whether the candidate meets the criterion, using only the pages. Quote the exact sentences you rely on with their url. "stated" when a sentence says it outright, "inferred" when you computed it (e.g. a date from the page date). ${NEVER_INVENT}`,
         JSON.stringify({
           criterion: filter.criterion, dateRange: range, candidate: candidate.name,
-          pages: pages.map((p) => ({ url: p.finalUrl || p.url, published: p.publishedAt, text: p.text.slice(0, PAGE_CHARS) })),
+          pages: pages.map((p) => ({
+            url: p.finalUrl || p.url, published: p.publishedAt, facts: entityOf(candidate, p)?.facts.map((f) => `${f.label}: ${f.value}`) ?? [],
+            text: p.text.slice(0, PAGE_CHARS),
+          })),
         }),
         signal,
       );
-      const verdict = groundVerdict({ ...value, rationaleMode: 'llm' }, pages);
+      const verdict = groundVerdict({ ...value, outcome: value.pass ? 'yes' : 'no', rationaleMode: 'llm' }, pages);
       return { verdict, usage };
     },
     async relax(request, { signal }) {
