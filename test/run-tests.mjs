@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint (TypeScript and proto), generated-code check, then every vitest suite. Suites that need a real server (MongoDB-wire,
+// `npm test`: typecheck, lint (TypeScript and proto), generated-code check, import circles, then every vitest suite. Suites that need a real server (MongoDB-wire,
 // NATS JetStream, helm) run when `.ci/run` has started them (or Docker is reachable); otherwise they are
 // skipped and named loudly at the end with the one command that runs them.
 import { spawnSync } from 'node:child_process';
@@ -27,6 +27,7 @@ if (!testsOnly) {
   if (step('lint (eslint)', 'npx', ['eslint', '.', '--max-warnings=0']) !== 0) failed = true;
   if (step('proto lint (buf)', 'npx', ['buf', 'lint']) !== 0) failed = true;
   if (step('generated proto code is current', 'node', ['scripts/proto-check.mjs']) !== 0) failed = true;
+  if (step('no import circles (madge)', 'npx', ['madge', '--circular', '--extensions', 'ts', '--ts-config', 'tsconfig.json', 'services']) !== 0) failed = true;
 }
 const vitestStatus = step(`tests (vitest)${testsOnly ? `, clock ${new Date().toISOString().slice(0, 10)}` : ''}`, 'npx', [
   'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${artifacts}/vitest.json`,

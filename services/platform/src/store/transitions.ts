@@ -1,8 +1,8 @@
 import { isTerminal } from '@leadfinder/wire';
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError } from '../errors.js';
 import type {
   AccountDoc, ReserveOutcome, RunDoc, RunLease, RunStore, SettleOutcome, TerminalPatch,
-} from '../../ports/store.js';
+} from '../ports/store.js';
 
 /**
  * The state transitions of accounts and runs as pure functions, shared by the embedded and the MongoDB

@@ -1,4 +1,4 @@
-import type { WorkItem, WorkSubscription } from '../../ports/work-queue.js';
+import type { WorkItem, WorkSubscription } from '../ports/work-queue.js';
 
 /**
  * Pulls one item when the subscriber is ready for it: `undefined` when `signal` aborted first. `release`

@@ -1,5 +1,5 @@
 import type { AccountDoc } from '../../ports/store.js';
-import type { AccountBalances, AccountRecord } from './store-transitions.js';
+import type { AccountBalances, AccountRecord } from '../../store/transitions.js';
 
 /**
  * Accounts of the embedded store, built so that a reservation costs the same with 10 open holds as with

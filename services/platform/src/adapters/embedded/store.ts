@@ -8,7 +8,7 @@ import { openJournal, type Journal } from './journal.js';
 import {
   fencedRunOps, assertMicros, balancesAfterSettle, balancesAfterTopup,
   decideReserve, newAccountRecord, runIs, type AccountRecord,
-} from './store-transitions.js';
+} from '../../store/transitions.js';
 
 export { DataDirError } from './journal.js';
 
@@ -117,7 +117,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     findUnsettled: async () => [...state.runs.values()].filter(runIs.unsettled).map(clone),
   };
 
-  // The same rules as the MongoDB adapter (store-transitions.ts), applied to AccountState in O(1).
+  // The same rules as the MongoDB adapter (store/transitions.ts), applied to AccountState in O(1).
   const accounts: AccountStore = {
     async create(input) {
       // A deleted account's id is never reused: its old session tokens would name the new account.

@@ -1,7 +1,7 @@
 import { UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { StopFlags, WorkItem, WorkQueue, WorkSubscription } from '../../ports/work-queue.js';
-import { createWorkSubscription, once, SubscriptionRegistry } from './work-queue-subscription.js';
+import { createWorkSubscription, once, SubscriptionRegistry } from '../../work/subscription.js';
 
 /**
  * In-process work queue with the JetStream semantics the coordinator relies on: an item not acked within

@@ -7,7 +7,7 @@ import type {
 import {
   applyClose, applyReserve, applyRevokeSessions, applySettle, fencedRunOps,
   applyTopup, newAccountRecord, runIs, toAccountDoc, type AccountRecord,
-} from '../embedded/store-transitions.js';
+} from '../../store/transitions.js';
 import { conflictError, isDuplicateKey, VersionedCollection } from './versioned.js';
 
 export interface MongoStoreOptions {

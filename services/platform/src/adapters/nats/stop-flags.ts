@@ -1,7 +1,7 @@
 import { Kvm, type KV } from '@nats-io/kv';
 import { InvalidArgumentError } from '../../errors.js';
 import type { StopFlags } from '../../ports/work-queue.js';
-import type { NatsWorkOptions } from './work-queue.js';
+import type { NatsWorkOptions } from './work-options.js';
 
 /** Flags outlive any run (deadlines are far shorter) and then expire with the bucket's TTL. */
 const STOP_FLAG_TTL_MS = 24 * 60 * 60 * 1000;

@@ -5,24 +5,12 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import { InvalidArgumentError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { WorkItem, WorkQueue, WorkSubscription } from '../../ports/work-queue.js';
-import { createWorkSubscription, once, SubscriptionRegistry } from '../embedded/work-queue-subscription.js';
+import { createWorkSubscription, once, SubscriptionRegistry } from '../../work/subscription.js';
 import type { NatsHandle } from './connection.js';
 import { ensureStream, isSubjectToken, nanos } from './streams.js';
+import type { NatsWorkOptions } from './work-options.js';
 
-export { createNatsStopFlags } from './stop-flags.js';
-
-export interface NatsWorkOptions {
-  nats: NatsHandle;
-  logger: Logger;
-  /** @default 'RUN_WORK' */
-  stream?: string;
-  /** Subject the work messages are published on. @default 'work.runs' */
-  subject?: string;
-  /** Durable pull consumer shared by every coordinator replica. @default 'coordinators' */
-  durable?: string;
-  /** @default 'leadfinder_stops' */
-  stopBucket?: string;
-}
+export type { NatsWorkOptions } from './work-options.js';
 
 /** A pull lasts this long; it bounds how long `stop()` waits for a pull in progress. */
 const PULL_EXPIRES_MS = 1_000;
