@@ -65,8 +65,9 @@ class WebBuilder {
     return e.date ?? this.options.day;
   }
 
-  /** Latest member date plus a few weeks: a listing or article appears after what it lists. */
-  private groupDate(members: EntityView[], seed: string): string {
+  /** The group's own date, else the latest member date plus a few weeks: a listing appears after what it lists. */
+  private groupDate(members: EntityView[], seed: string, group: EntityGroup): string {
+    if (group.published) return addDays(group.published, hashOf(seed) % 20);
     const dates = members.map((m) => m.entity.date).filter((d): d is string => Boolean(d)).sort();
     const last = dates.at(-1);
     return last ? addDays(last, 10 + (hashOf(seed) % 50)) : this.options.day;
@@ -148,7 +149,7 @@ class WebBuilder {
       const items = part.map((v) => `<li><a href="${esc(this.profileListUrl(v.entity))}">${esc(v.entity.name)}</a> — ${esc(v.line)}</li>`).join('\n');
       const nav = parts.length > 1 && i + 1 < parts.length ? `<p><a href="https://${site.host}/lists/${slugify(g.id)}/page-${i + 2}">Next page</a></p>` : '';
       const description = `${members.length} ${this.site.plural}: ${part.slice(0, 3).map((v) => v.entity.name).join(', ')} and more.`;
-      const published = this.groupDate(part, url);
+      const published = this.groupDate(part, url, g);
       const body = `<main><h1>${esc(title)}</h1>\n<p>${members.length} ${esc(this.site.plural)} in this list.</p>\n<ul class="directory">\n${items}\n</ul>\n${nav}</main>`;
       this.add({ url, shape: 'directory', title, description, published, entities: part.map((v) => v.entity.key),
         html: documentHtml({ url, title: `${title} | ${site.name}`, description, published, siteName: site.name, body }) });
@@ -167,7 +168,7 @@ class WebBuilder {
         return `<tr><td><a href="${esc(link)}">${esc(v.entity.name)}</a></td>${this.site.columns.map((c) => `<td>${esc(v.cells[c] ?? '')}</td>`).join('')}</tr>`;
       }).join('\n');
       const description = `A table of ${members.length} ${this.site.plural}.`;
-      const published = this.groupDate(part, url);
+      const published = this.groupDate(part, url, g);
       const body = `<main><h1>${esc(title)}</h1>\n<table>\n<thead>${head}</thead>\n<tbody>\n${rows}\n</tbody>\n</table></main>`;
       this.add({ url, shape: 'table', title, description, published, entities: part.map((v) => v.entity.key),
         html: documentHtml({ url, title: `${title} | ${site.name}`, description, published, siteName: site.name, body }) });
@@ -178,7 +179,7 @@ class WebBuilder {
     const site = this.site.sites.news;
     const parts = chunks(members, NEWS_PAGE);
     parts.forEach((part, i) => {
-      const published = this.groupDate(part, `${g.id}:${i}`);
+      const published = this.groupDate(part, `${g.id}:${i}`, g);
       const url = `https://${site.host}/${published.slice(0, 4)}/${published.slice(5, 7)}/${slugify(g.newsTitle)}${i === 0 ? '' : `-${i + 1}`}`;
       const title = `${g.newsTitle}${i === 0 ? '' : ` (part ${i + 1})`}`;
       const sentences = part.map((v) => {

@@ -34,6 +34,8 @@ export interface EntityGroup {
   /** Lead paragraph of that article. */
   newsLead: string;
   members: string[];
+  /** YYYY-MM-DD the group's pages appear on, when the group itself dates them (a prize year); else after the latest member. */
+  published?: string;
 }
 
 export interface KindSite {

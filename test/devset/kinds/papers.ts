@@ -73,8 +73,8 @@ function groups(entities: readonly DevEntity[]): EntityGroup[] {
   const papers = entities.filter((e) => e.fields.kind === 'paper');
   const f = (e: DevEntity) => e.fields as PaperFields;
   const out: EntityGroup[] = [];
-  const add = (id: string, listTitle: string, newsTitle: string, newsLead: string, members: DevEntity[]) => {
-    if (members.length >= 2) out.push({ id, listTitle, newsTitle, newsLead, members: members.map((m) => m.key) });
+  const add = (id: string, listTitle: string, newsTitle: string, newsLead: string, members: DevEntity[], published?: string) => {
+    if (members.length >= 2) out.push({ id, listTitle, newsTitle, newsLead, members: members.map((m) => m.key), ...(published ? { published } : {}) });
   };
   for (const field of [...new Set(papers.map((e) => f(e).field))].sort()) {
     for (const decade of [...new Set(papers.filter((e) => f(e).field === field).map((e) => Math.floor(f(e).pubYear / 10) * 10))].sort()) {
@@ -83,7 +83,9 @@ function groups(entities: readonly DevEntity[]): EntityGroup[] {
     }
   }
   for (const year of [...new Set(papers.map((e) => f(e).prizeYear))].sort()) {
-    add(`prize-${year}`, `Papers behind the ${year} Nobel prizes`, `The papers behind the ${year} prizes`, 'Which papers the committee pointed to.', papers.filter((e) => f(e).prizeYear === year));
+    // Written about the prize, so dated after its announcement, not after the papers.
+    add(`prize-${year}`, `Papers behind the ${year} Nobel prizes`, `The papers behind the ${year} prizes`, 'Which papers the committee pointed to.',
+      papers.filter((e) => f(e).prizeYear === year), `${year}-10-10`);
   }
   return out;
 }
