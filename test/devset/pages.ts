@@ -109,10 +109,11 @@ class WebBuilder {
     const e = v.entity;
     const url = this.aboutUrl(e);
     const siteName = e.domain ? e.name : this.site.sites.ownFallback.name;
-    const body = `<main><article><h1>About ${esc(e.name)}</h1>\n${v.prose.map((p) => `<p>${esc(p)}</p>`).join('\n')}</article></main>`;
+    const { title, heading } = this.site.proseTitle(e.name);
+    const body = `<main><article><h1>${esc(heading)}</h1>\n${v.prose.map((p) => `<p>${esc(p)}</p>`).join('\n')}</article></main>`;
     this.add({
-      url, shape: 'about', title: `About us – ${e.name}`, description: v.tagline, published: this.dated(e), entities: [e.key],
-      html: documentHtml({ url, title: `About us – ${e.name}`, description: v.tagline, published: this.dated(e), siteName, body }),
+      url, shape: 'about', title, description: v.tagline, published: this.dated(e), entities: [e.key],
+      html: documentHtml({ url, title, description: v.tagline, published: this.dated(e), siteName, body }),
     });
   }
 

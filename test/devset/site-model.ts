@@ -45,6 +45,8 @@ export interface KindSite {
   /** Table columns after the name column. */
   columns: string[];
   nameColumn: string;
+  /** Title and heading of the prose page ("About us – Stripe", "Andre Geim – biography"). */
+  proseTitle(name: string): { title: string; heading: string };
   views(entities: readonly DevEntity[]): EntityView[];
   groups(entities: readonly DevEntity[]): EntityGroup[];
   /** Sites (host and display name) per page role. */

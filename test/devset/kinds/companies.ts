@@ -224,6 +224,7 @@ export const companySite: KindSite = {
   kind: 'company',
   plural: 'companies',
   nameColumn: 'Company',
+  proseTitle: (name) => ({ title: `About us – ${name}`, heading: `About ${name}` }),
   columns: ['Location', 'Industry', 'Team size', 'Status', 'Batch', 'Hiring'],
   views: (entities) => entities.filter((e) => e.kind === 'company').map(view),
   groups,

@@ -78,8 +78,11 @@ function groups(entities: readonly DevEntity[]): EntityGroup[] {
   };
   for (const field of [...new Set(papers.map((e) => f(e).field))].sort()) {
     for (const decade of [...new Set(papers.filter((e) => f(e).field === field).map((e) => Math.floor(f(e).pubYear / 10) * 10))].sort()) {
+      const members = papers.filter((e) => f(e).field === field && Math.floor(f(e).pubYear / 10) * 10 === decade);
+      // A list of prize-winning papers can only be written after the last of those prizes.
+      const lastPrize = Math.max(...members.map((e) => f(e).prizeYear));
       add(`${field}-${decade}s`, `Prize-winning ${field.toLowerCase()} papers of the ${decade}s`, `${field}: the ${decade}s papers that won Nobel prizes`,
-        `Papers published in the ${decade}s that Nobel committees later cited.`, papers.filter((e) => f(e).field === field && Math.floor(f(e).pubYear / 10) * 10 === decade));
+        `Papers published in the ${decade}s that Nobel committees later cited.`, members, `${lastPrize}-11-01`);
     }
   }
   for (const year of [...new Set(papers.map((e) => f(e).prizeYear))].sort()) {
@@ -94,6 +97,7 @@ export const paperSite: KindSite = {
   kind: 'paper',
   plural: 'papers',
   nameColumn: 'Title',
+  proseTitle: (name) => ({ title: `${name} – summary`, heading: name }),
   columns: ['Authors', 'Year', 'Field', 'Prize'],
   views: (entities) => entities.filter((e) => e.kind === 'paper').map(view),
   groups,

@@ -123,6 +123,7 @@ export const researcherSite: KindSite = {
   kind: 'researcher',
   plural: 'laureates',
   nameColumn: 'Laureate',
+  proseTitle: (name) => ({ title: `${name} – biography`, heading: name }),
   columns: ['Field', 'Year', 'Affiliation', 'Country', 'Born'],
   views: (entities) => entities.filter((e) => e.kind === 'researcher').map(view),
   groups,
