@@ -66,6 +66,37 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
         expect(events[at + 1]).toMatchObject({ type: 'status', where: 'planning', message: note });
       });
 
+      it('opens a listed candidate\'s own page (its lead) before judging it, and judges it with that page', async () => {
+        h = await createHarness({}, ports);
+        const world = standardWorld({
+          hits: { q1: [{ url: 'http://list.test/', score: 0.9 }], q2: [] },
+          pages: {
+            'http://list.test/': 'Acme. Beta.',
+            'http://list.test/acme': 'Acme is hiring in Berlin.',
+            'http://list.test/beta': 'Beta is not hiring.',
+          },
+          candidates: {
+            'http://list.test/': [
+              { key: 'acme', name: 'Acme', lead: 'http://list.test/acme' },
+              { key: 'beta', name: 'Beta', lead: 'http://list.test/beta' },
+            ],
+            'http://list.test/acme': [{ key: 'acme', name: 'Acme' }],
+          },
+          // Only the candidate's own page says whether it is hiring.
+          passes: (filter, c) => filter.title !== 'Hiring' || c.sourceUrls.includes('http://list.test/acme'),
+        });
+        const research = createFakeResearch(world);
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 2 });
+        const after = await h.waitTerminal(run.id);
+        expect(research.calls.fetched.sort()).toEqual(['http://list.test/', 'http://list.test/acme', 'http://list.test/beta']);
+        const table = after.result!.table;
+        expect(table.map((r) => r.name)).toEqual(['Acme']);
+        expect(table[0]!.source_urls).toEqual(['http://list.test/', 'http://list.test/acme']);
+        // Each lead is a page like any other: 2 searches at 0.005 and 3 pages at 0.001.
+        expect(after.chargeMicrousd).toBe(13_000);
+      });
+
       it('merges one company found on two pages into one row with both sources', async () => {
         h = await createHarness({}, ports);
         const research = createFakeResearch(standardWorld());

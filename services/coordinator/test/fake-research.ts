@@ -16,7 +16,7 @@ export interface World {
   /** Pages the fetcher can open; others fail (not a run failure). */
   pages: Record<string, string>;
   /** Candidates extracted from each page. */
-  candidates: Record<string, { key: string; name: string; domain?: string }[]>;
+  candidates: Record<string, { key: string; name: string; domain?: string; lead?: string }[]>;
   /** Whether a candidate passes a filter (the filter may be a loosened one). */
   passes: (filter: FunnelFilter, candidate: Candidate) => boolean;
   /** What Relax returns for a filter (default: null, cannot loosen). */
@@ -122,7 +122,7 @@ export function createFakeResearch(world: World): { fetcher: FetcherPort; filter
         key: c.key, name: c.name, entityType: 'company', details: `${c.name} details`, intentSignal: 'hiring',
         discoveryRationale: `found on ${url}`, sourceUrls: [url],
         passages: [{ text: world.pages[url]!, url, score: 1, published: null }],
-        domain: c.domain ?? null, round: request.round,
+        domain: c.domain ?? null, round: request.round, ...(c.lead ? { lead: c.lead } : {}),
       }));
       return { candidates, usage: usage() };
     },
