@@ -237,7 +237,7 @@ spec:
         - name: nats
           secret:
             secretName: {{ $root.Values.externalNats.existingSecret }}
-            defaultMode: 0440
+            defaultMode: 288 # 0o440: owner and group (fsGroup) read; decimal, as YAML 1.1 and 1.2 read octal differently
         {{- end }}
 {{- if eq $role "edge" }}
 ---
