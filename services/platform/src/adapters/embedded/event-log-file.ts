@@ -1,8 +1,7 @@
-import { open, readFile, rename, writeFile, appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent } from '@leadfinder/wire';
 import type { Logger } from '../../logger.js';
-import { PRIVATE_FILE_MODE, ensurePrivateDir, restrictFile } from './private-files.js';
+import { openJournal, type Journal } from './journal.js';
 
 /** One stored event: the JSON-lines record of the embedded event log file. */
 export interface StoredEventRecord {
@@ -22,75 +21,64 @@ interface HighWaterMark {
   lastSeq: number;
 }
 
+type EventFileLine = StoredEventRecord | HighWaterMark;
+
 export interface LoadedEventFile {
   records: StoredEventRecord[];
   lastSeq: number;
 }
 
-/** The JSON-lines file behind the embedded event log. Callers serialise writes and rewrites. */
+/**
+ * The file behind the embedded event log: `events.jsonl` in the data dir, kept by the same JSON-lines
+ * journal as the store (group commits, atomic rewrites, private modes, one torn-line rule), without a
+ * disk sync per append (see `JournalOptions.sync`).
+ * Callers serialise writes and rewrites.
+ */
 export class EventLogFile {
   readonly path: string;
+  private journal: Journal<EventFileLine> | null = null;
 
-  constructor(dataDir: string, private readonly logger: Logger) {
+  constructor(private readonly dataDir: string, private readonly logger: Logger) {
     this.path = join(dataDir, 'events.jsonl');
   }
 
-  /** Reads every whole line; a torn last line (crash mid-write) is dropped with a warning. */
+  /** Opens the file and reads every whole line (a torn last line is dropped with a warning). */
   async load(): Promise<LoadedEventFile> {
-    await ensurePrivateDir(join(this.path, '..'));
-    await restrictFile(this.path);
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], lastSeq: 0 };
-      throw err;
-    }
-    const lines = text.split('\n');
+    this.journal = await openJournal<EventFileLine>({ dataDir: this.dataDir, fileName: 'events.jsonl', logger: this.logger, sync: false });
     const records: StoredEventRecord[] = [];
     let lastSeq = 0;
-    lines.forEach((line, index) => {
-      if (line.trim() === '') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        const isLast = index === lines.length - 1;
-        this.logger.warn(isLast ? 'event log: dropping torn last line' : 'event log: skipping unreadable line', {
-          file: this.path,
-          line: index + 1,
-        });
-        return;
+    for (const line of this.journal.records) {
+      if (isRecord(line)) {
+        records.push(line);
+        lastSeq = Math.max(lastSeq, line.seq);
+      } else if (isMark(line)) {
+        lastSeq = Math.max(lastSeq, line.lastSeq);
       }
-      if (isRecord(value)) {
-        records.push(value);
-        lastSeq = Math.max(lastSeq, value.seq);
-      } else if (isMark(value)) {
-        lastSeq = Math.max(lastSeq, value.lastSeq);
-      }
-    });
+    }
     records.sort((a, b) => a.seq - b.seq);
+    // The journal keeps what it loaded in memory; the event log keeps its own index, so let it go.
+    this.journal.records.length = 0;
     return { records, lastSeq };
   }
 
-  async append(records: readonly StoredEventRecord[]): Promise<void> {
-    await appendFile(this.path, records.map((r) => JSON.stringify(r) + '\n').join(''), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
+  append(records: readonly StoredEventRecord[]): Promise<void> {
+    return this.opened().append([...records]);
   }
 
-  /** Replaces the file atomically (temp file, fsync, rename) with the mark and the kept records. */
-  async rewrite(lastSeq: number, records: readonly StoredEventRecord[]): Promise<void> {
-    const tmp = `${this.path}.tmp`;
+  /** Replaces the file atomically with the high-water mark and the kept records. */
+  rewrite(lastSeq: number, records: readonly StoredEventRecord[]): Promise<void> {
     const mark: HighWaterMark = { lastSeq };
-    await writeFile(tmp, [mark, ...records].map((r) => JSON.stringify(r) + '\n').join(''), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
-    const handle = await open(tmp, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, this.path);
-    // A temp file left by a crash keeps its old mode when rewritten.
-    await restrictFile(this.path);
+    return this.opened().rewrite([mark, ...records]);
+  }
+
+  async close(): Promise<void> {
+    await this.journal?.close();
+    this.journal = null;
+  }
+
+  private opened(): Journal<EventFileLine> {
+    if (!this.journal) throw new Error('event log file used before load()');
+    return this.journal;
   }
 }
 

@@ -125,6 +125,7 @@ class EmbeddedEventLog implements EventLog {
     this.closing.abort();
     clearInterval(this.purgeTimer);
     await this.serial;
+    await this.file.close();
   }
 
   private readNow(runId: string, afterSeq: number, limit: number): SequencedEvent[] {
