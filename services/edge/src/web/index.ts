@@ -5,6 +5,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { LeadfinderError } from '@leadfinder/platform';
+import { microsToUsdDisplay } from '@leadfinder/wire';
 import type { AccountDoc, Billing, Clock, Config, Logger, Store } from '@leadfinder/platform';
 import type { SessionSigner } from '../auth/sessions.js';
 import { createRateLimiter } from '../http/rate-limit.js';
@@ -158,9 +159,12 @@ export function createWebPlugin(options: WebOptions): FastifyPluginAsync {
       const base = { signInMethod: method };
       if (!session) return { signedIn: false, ...base };
       const { account } = session;
+      // The page's header shows what a new search can draw on: the balance minus what runs in flight hold.
       return {
         signedIn: true, ...base, accountId: account.id, email: account.email, status: account.status,
         sessionToken: session.token,
+        availableMicrousd: account.availableMicrousd, availableUsd: microsToUsdDisplay(account.availableMicrousd),
+        heldUsd: microsToUsdDisplay(account.heldMicrousd),
       };
     });
 

@@ -65,6 +65,8 @@ describe('web page with the development sign-in enabled', () => {
 
     const session = (await h.app.inject({ url: '/auth/session', headers: { cookie: `lf_session=${cookie.value}` } })).json();
     expect(session).toMatchObject({ signedIn: true, email: 'Ada@Example.com', status: 'active' });
+    // The page's header shows the available balance (the welcome balance, nothing held yet).
+    expect(session).toMatchObject({ availableMicrousd: 25_000_000, availableUsd: '$25.00', heldUsd: '$0.00' });
     expect(session.sessionToken).toMatch(/^eyJ/);
 
     // The session token works on /api/keys, as the page uses it.
@@ -159,22 +161,27 @@ describe('CSV export of the web page', () => {
   beforeAll(async () => { h = await webHarness(); });
   afterAll(async () => { await h.close(); });
 
-  it('neutralises cells a spreadsheet would run as a formula', async () => {
+  it('writes a UTF-8 BOM, a verdict and a reason column per filter, and neutralises formula cells', async () => {
     const served = await h.app.inject({ url: '/csv.js' });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toContain('javascript');
     // The very file the page imports, loaded as a module.
-    const csv = (await import(`data:text/javascript,${encodeURIComponent(served.body)}`)) as { toCsv(rows: unknown[]): string };
+    const csv = (await import(`data:text/javascript,${encodeURIComponent(served.body)}`)) as { toCsv(rows: unknown[], filters: unknown[]): string };
+    const filters = [{ index: 1, title: 'Based in Berlin', criterion: 'based in Berlin' }, { index: 2, title: '=Raised €1m', criterion: 'raised' }];
+    const verdict = (index: number, rationale: string, verification: string, relaxed = false) => ({ index, title: '', rationale, rationale_mode: 'rules', verification, relaxed, passages: [] });
     const row = (name: string, details: string) => ({
       name, entity_type: 'company', details, intent_signal: '+1 555 0100', rationale: '@SUM(A1:A9)',
-      source_urls: ['https://a.example/'], relaxed: [], round: 1,
+      source_urls: ['https://a.example/', 'https://b.example/x'], relaxed: [], round: 1,
+      by_filter: [verdict(1, 'The page says “Berlin”.', 'stated'), verdict(2, '-2+3', 'inferred', true)],
     });
-    const text = csv.toCsv([row('=HYPERLINK("http://evil.example","click")', '-2+3'), row('Acme GmbH', '\t=cmd|calc')]);
-    const lines = text.trimEnd().split('\r\n');
-    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil.example"",""click"")",company,'-2+3,'+1 555 0100,'@SUM(A1:A9),https://a.example/,,1`);
+    const text = csv.toCsv([row('=HYPERLINK("http://evil.example","click")', '-2+3'), row('Acme GmbH', '\t=cmd|calc')], filters);
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const lines = text.slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe(`name,type,details,intent signal,Based in Berlin: verdict,Based in Berlin: why,'=Raised €1m: verdict,'=Raised €1m: why,sources,loosened filters`);
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil.example"",""click"")",company,'-2+3,'+1 555 0100,stated on the page,The page says “Berlin”.,inferred (loosened filter),'-2+3,"https://a.example/\nhttps://b.example/x",`);
     expect(lines[2]!.startsWith(`Acme GmbH,company,'\t=cmd|calc,`)).toBe(true);
     // No cell of the export starts with a formula character.
-    const cells = lines.slice(1).flatMap((l) => l.split(',')).map((c) => c.replace(/^"/, ''));
+    const cells = lines.flatMap((l) => l.split(',')).map((c) => c.replace(/^"/, ''));
     expect(cells.filter((c) => /^[=+\-@\t]/.test(c))).toEqual([]);
   });
 });

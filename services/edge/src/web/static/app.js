@@ -1,33 +1,80 @@
 // leadfinder web page: sign-in, key panel, search workspace. Plain ES module; no inline code (strict CSP).
 // All text from the server is written with textContent, never as HTML.
-import { toCsv } from './csv.js';
+import { toCsv, verdictWord } from './csv.js';
+
 const $ = (id) => document.getElementById(id);
-const state = { token: null, runId: null, cursor: 0, follow: null, rows: [], final: null, target: 10, ended: false };
+const Q_MAX = 2000;
+const RECORD_POLL_MS = 2500;
+const LIST_POLL_MS = 4000;
+const state = { token: null, view: null, follow: null, watch: null, tick: null, listTimer: null, renderQueued: false };
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
+    if (v === undefined || v === null || v === false) continue;
     if (k === 'class') node.className = v;
     else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v);
+    else node.setAttribute(k, v === true ? '' : v);
   }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : String(c));
+  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
   return node;
 }
 
-function notice(text) {
-  const n = $('notice');
-  n.textContent = text || '';
-  n.hidden = !text;
+const usd = (n) => `$${(Math.round(n * 10000) / 10000).toFixed(n >= 1 ? 2 : 4)}`;
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const number = (n) => n.toLocaleString('en');
+
+/** The one polite live region: steps and outcomes, never every event. */
+let lastAnnounced = '';
+function announce(text) {
+  if (!text || text === lastAnnounced) return;
+  lastAnnounced = text;
+  $('live').textContent = text;
 }
 
-/** A readable sentence for any error body (string detail, 402 object, or validation list). */
+function notice(text, { signIn = false } = {}) {
+  $('notice-text').textContent = text || '';
+  $('notice-signin').hidden = !signIn;
+  $('notice').hidden = !text;
+}
+
+// ---------- errors worded for a person ----------
+
+/** Micro-USD to a dollar figure rounded up to the cent (what is missing must be covered in full). */
+const missingUsd = (micros) => `$${(Math.ceil(micros / 10_000) / 100).toFixed(2)}`;
+
+const FIELD_WORDS = {
+  q: (issue, value) => {
+    const n = (value || '').length;
+    if (n > Q_MAX) return `Shorten the query to ${number(Q_MAX)} characters or fewer (it has ${number(n)}).`;
+    return 'Describe what you are looking for in at least 3 characters.';
+  },
+  target: () => 'Rows wanted is a whole number from 1 to 500.',
+  sites: () => 'List up to 20 sites separated by commas, or describe the kind of page.',
+  name: () => 'A key name has 1 to 100 characters.',
+  since: () => 'The run could not be resumed from that point.',
+};
+
+/** One sentence a person can act on, for any refusal of the API (never the server's program text). */
 function describeError(status, body) {
   const detail = body && body.detail;
-  if (status === 402 && detail && detail.message) return detail.message;
-  if (Array.isArray(detail)) return detail.map((d) => `${(d.loc || []).slice(1).join('.') || 'request'}: ${d.msg}`).join('; ');
-  if (typeof detail === 'string') return detail;
-  return `The server answered ${status}.`;
+  switch (status) {
+    case 0: return 'The server could not be reached. Check your connection and try again.';
+    case 400: return detail === 'name is required' ? 'Give the key a name.' : 'Type what you are looking for.';
+    case 401: return 'Your sign-in has ended (it expired, or you signed out elsewhere). Sign in again to continue.';
+    case 402: {
+      if (!detail || typeof detail !== 'object') return 'Your balance is too low to start a search.';
+      const missing = Math.max(0, detail.neededMicrousd - detail.availableMicrousd);
+      const held = detail.heldMicrousd > 0 ? ` (searches still running hold ${missingUsd(detail.heldMicrousd)})` : '';
+      return `Not enough balance: a search holds ${detail.neededUsd ? `$${detail.neededUsd}` : '$5.00'} while it runs and ${detail.availableUsd ? `$${detail.availableUsd}` : 'less'} is available${held}, so ${missingUsd(missing)} is missing. Wait for a running search to end, or ask the operator to top up your account.`;
+    }
+    case 403: return 'This account is closed, so searches and keys are refused.';
+    case 404: return 'That was not found. It may belong to another account, or the link is mistyped.';
+    case 409: return typeof detail === 'string' && detail.startsWith('Too many keys') ? 'You have as many keys as an account may have. Revoke one first.' : 'That conflicts with the current state. Reload and try again.';
+    case 422: return 'Check the highlighted fields.';
+    case 429: return 'Too many requests in a short time. Wait a minute and try again.';
+    default: return 'The server had a problem. Try again in a moment.';
+  }
 }
 
 async function api(path, { method = 'GET', body } = {}) {
@@ -37,12 +84,23 @@ async function api(path, { method = 'GET', body } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw { status: 0, message: 'The server could not be reached. Check your connection and try again.' };
+    throw { status: 0, message: describeError(0) };
   }
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
   if (!response.ok) throw { status: response.status, body: data, message: describeError(response.status, data) };
   return data;
+}
+
+/** A failed credential anywhere leads back to the sign-in, keeping the open run in the address. */
+function signInAgain() {
+  fetch('/auth/signout', { method: 'POST' }).finally(() => { location.href = state.view ? `/?run=${state.view.id}` : '/'; });
+}
+$('notice-signin').addEventListener('click', signInAgain);
+$('signin-again').addEventListener('click', signInAgain);
+
+function reportError(error) {
+  notice(error.message, { signIn: error.status === 401 });
 }
 
 // ---------- panels ----------
@@ -53,15 +111,26 @@ function show(panel) {
     if (t === panel) tab.setAttribute('aria-current', 'page'); else tab.removeAttribute('aria-current');
   }
   const url = new URL(location.href);
-  if (panel === 'keys') url.searchParams.set('panel', 'keys'); else url.searchParams.delete('panel');
+  if (panel === 'keys') { url.searchParams.set('panel', 'keys'); url.searchParams.delete('run'); } else url.searchParams.delete('panel');
+  if (panel === 'search' && state.view) url.searchParams.set('run', state.view.id);
   history.replaceState(null, '', url);
-  if (panel === 'keys') loadKeys();
-  if (panel === 'search') loadRuns();
+  if (panel === 'keys') { loadKeys(); document.title = 'API keys — leadfinder'; }
+  if (panel === 'search') { loadRuns(); updateTitle(); }
+}
+
+async function readSession() {
+  return fetch('/auth/session', { credentials: 'same-origin' }).then((r) => r.json()).catch(() => ({ signedIn: false }));
+}
+
+async function refreshBalance() {
+  const session = await readSession();
+  if (session.signedIn && session.availableUsd) $('balance').textContent = `Available: ${session.availableUsd}`;
 }
 
 async function boot() {
-  const session = await fetch('/auth/session', { credentials: 'same-origin' }).then((r) => r.json()).catch(() => ({ signedIn: false }));
+  const session = await readSession();
   if (!session.signedIn) {
+    document.title = 'Sign in — leadfinder';
     $('panel-signin').hidden = false;
     if (session.signInMethod === 'oidc') $('oidc-signin').hidden = false;
     else if (session.signInMethod === 'development') $('dev-signin').hidden = false;
@@ -72,8 +141,12 @@ async function boot() {
   $('nav').hidden = false;
   $('who').hidden = false;
   $('who-name').textContent = session.email || session.accountId;
-  if (session.status === 'closed') notice('This account is closed; searches and keys are refused.');
-  show(new URLSearchParams(location.search).get('panel') === 'keys' ? 'keys' : 'search');
+  if (session.availableUsd) $('balance').textContent = `Available: ${session.availableUsd}`;
+  if (session.status === 'closed') notice('This account is closed, so searches and keys are refused.');
+  const params = new URLSearchParams(location.search);
+  const runId = params.get('run');
+  if (runId && /^[0-9a-f]{32}$/.test(runId)) openRun(runId);
+  show(params.get('panel') === 'keys' && !runId ? 'keys' : 'search');
 }
 
 $('dev-signin').addEventListener('submit', async (e) => {
@@ -81,7 +154,7 @@ $('dev-signin').addEventListener('submit', async (e) => {
   $('dev-email-error').textContent = '';
   const response = await fetch('/auth/dev-signin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: $('dev-email').value }) });
   if (!response.ok) {
-    $('dev-email-error').textContent = describeError(response.status, await response.json().catch(() => null));
+    $('dev-email-error').textContent = response.status === 422 ? 'Enter an email address, like ada@example.com.' : describeError(response.status, await response.json().catch(() => null));
     return;
   }
   location.reload();
@@ -109,7 +182,7 @@ async function loadKeys() {
       el('td', {}, el('button', { type: 'button', class: 'secondary', 'aria-label': `Revoke key ${k.name}`, onclick: () => revokeKey(k) }, 'Revoke')))));
     $('keys-empty').hidden = keys.length > 0;
   } catch (error) {
-    notice(error.message);
+    reportError(error);
   }
 }
 
@@ -120,7 +193,7 @@ async function revokeKey(key) {
     notice('');
     loadKeys();
   } catch (error) {
-    notice(error.message);
+    reportError(error);
   }
 }
 
@@ -138,8 +211,9 @@ $('key-form').addEventListener('submit', async (e) => {
     $('new-key-value').select();
     loadKeys();
   } catch (error) {
-    if (error.status === 400 || error.status === 422) $('key-name-error').textContent = error.message;
-    else notice(error.message);
+    if (error.status === 400) $('key-name-error').textContent = 'Give the key a name.';
+    else if (error.status === 422) $('key-name-error').textContent = FIELD_WORDS.name();
+    else reportError(error);
   }
 });
 $('copy-key').addEventListener('click', async () => {
@@ -151,10 +225,27 @@ $('copy-key').addEventListener('click', async () => {
     $('new-key-value').select();
     $('copy-status').textContent = 'Press Ctrl+C (or ⌘C) to copy the selected key.';
   }
+  announce($('copy-status').textContent);
 });
 
-// ---------- search ----------
+// ---------- search form ----------
 const FIELD_ERRORS = { q: 'q-error', target: 'target-error', sites: 'sites-error' };
+
+function updateCounter() {
+  const n = $('q').value.length;
+  const over = n - Q_MAX;
+  $('q-count').textContent = over > 0 ? `${number(n)} of ${number(Q_MAX)} characters: ${number(over)} too many` : `${number(n)} of ${number(Q_MAX)} characters`;
+  $('q-count').classList.toggle('over', over > 0);
+}
+$('q').addEventListener('input', updateCounter);
+
+/** The checks the server makes, made first so a person sees them at once and nothing is sent. */
+function checkForm(body) {
+  const problems = {};
+  if (body.q.trim().length < 3 || body.q.length > Q_MAX) problems.q = FIELD_WORDS.q(null, body.q);
+  if (body.target !== undefined && !(Number.isInteger(body.target) && body.target >= 1 && body.target <= 500)) problems.target = FIELD_WORDS.target();
+  return problems;
+}
 
 $('search-form').addEventListener('submit', async (e) => {
   e.preventDefault();
@@ -164,61 +255,117 @@ $('search-form').addEventListener('submit', async (e) => {
   const target = $('target').value.trim();
   if (target !== '') body.target = Number(target);
   if ($('sites').value.trim()) body.sites = $('sites').value;
+  const problems = checkForm(body);
+  if (Object.keys(problems).length) {
+    for (const [field, text] of Object.entries(problems)) $(FIELD_ERRORS[field]).textContent = text;
+    $(Object.keys(problems).map((f) => f)[0]).focus();
+    return;
+  }
+  const running = state.view && state.view.status === 'running' ? state.view : null;
+  if (running && !confirm(`“${clip(running.query, 80)}” is still running and spending. Start another search as well? The first one keeps running until it ends or you stop it.`)) return;
   $('start').disabled = true;
   try {
     const { id } = await api('/v1/searches', { method: 'POST', body });
-    openRun(id, body.target ?? 50);
+    openRun(id, { query: body.q, target: body.target ?? 50, speed: body.speed, relax: body.relax, sites: body.sites ?? '', status: 'running', createdAt: new Date().toISOString() });
+    announce('Search started.');
+    // On a phone the run sits below the form: bring it into view and put focus on it.
+    $('run').scrollIntoView({ block: 'start' });
+    $('run-title').focus({ preventScroll: true });
     loadRuns();
+    refreshBalance();
   } catch (error) {
     if (error.status === 422 && Array.isArray(error.body?.detail)) {
       for (const issue of error.body.detail) {
-        const field = FIELD_ERRORS[issue.loc?.[1]];
-        if (field) $(field).textContent = issue.msg;
-        else notice(error.message);
+        const field = issue.loc?.[1];
+        if (FIELD_ERRORS[field]) $(FIELD_ERRORS[field]).textContent = FIELD_WORDS[field](issue, body[field]);
+        else notice('The search could not be started: check the form and try again.');
       }
     } else if (error.status === 400) {
-      $('q-error').textContent = error.message;
+      $('q-error').textContent = 'Type what you are looking for.';
     } else {
-      notice(error.message);
+      reportError(error);
+      // A refused search is still listed (spec §3), so the list shows it at once.
+      if (error.status === 402) { loadRuns(); refreshBalance(); }
     }
   } finally {
     $('start').disabled = false;
   }
 });
 
-function openRun(id, target) {
+const clip = (text, n) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+// ---------- a run: state ----------
+
+const TERMINAL = new Set(['done', 'stopped', 'budget_exhausted', 'interrupted', 'error']);
+const STATUS_WORDS = { running: 'Running', done: 'Done', stopped: 'Stopped', budget_exhausted: 'Spend limit reached', interrupted: 'Interrupted', error: 'Failed' };
+const storageKey = (id) => `leadfinder.run.${id}`;
+
+function newView(id, record = {}) {
+  return {
+    id, query: record.query ?? '', target: record.target ?? 50, speed: record.speed ?? 'advanced', relax: record.relax ?? true,
+    sites: record.sites ?? '', status: record.status ?? 'running', createdAt: record.createdAt ?? null, finishedAt: null,
+    cursor: 0, plan: null, rounds: [], rows: [], final: null, usd: null, usdDisplay: null, step: '', error: null,
+    where: '', stopRequested: false, ended: false, message: '', credentialFailed: false,
+  };
+}
+
+/** The view is kept per tab, so a reload resumes the stream after the last event handled (Last-Event-ID). */
+function save(v) {
+  try { sessionStorage.setItem(storageKey(v.id), JSON.stringify(v)); } catch { /* storage full or off: a reload replays */ }
+}
+function restore(id) {
+  try { return JSON.parse(sessionStorage.getItem(storageKey(id)) || 'null'); } catch { return null; }
+}
+
+function openRun(id, record) {
   if (state.follow) state.follow.abort();
-  Object.assign(state, { runId: id, cursor: 0, rows: [], final: null, target, ended: false });
+  if (state.watch) state.watch.abort();
+  const saved = restore(id);
+  const v = saved && saved.id === id ? Object.assign(saved, { message: '', credentialFailed: false, stopRequested: false }) : newView(id, record);
+  state.view = v;
+  const url = new URL(location.href);
+  url.searchParams.set('run', id);
+  url.searchParams.delete('panel');
+  history.replaceState(null, '', url);
   $('run').hidden = false;
-  $('run-id').textContent = id.slice(0, 8);
-  $('run-status').textContent = 'running';
-  $('run-where').textContent = '';
-  $('run-cost').textContent = '';
-  $('run-message').textContent = '';
-  $('plan').hidden = true;
-  $('run-progress').max = target;
-  $('run-progress').value = 0;
-  $('run-count').textContent = `0 of ${target}`;
-  $('stop').disabled = false;
-  $('export-csv').disabled = true;
-  $('export-json').disabled = true;
-  $('rows').replaceChildren();
-  follow(id);
+  $('export').open = false;
+  $('rows-filter').value = '';
+  render();
+  startTicking();
+  // The record gives the query and target to a shared link, and says whether the run already ended.
+  api(`/v1/searches/${id}`).then((run) => {
+    if (state.view !== v) return;
+    Object.assign(v, { query: run.query, target: run.target, speed: run.speed, relax: run.relax, sites: run.sites, createdAt: run.createdAt });
+    if (!v.ended) v.status = run.status === 'running' ? 'running' : v.status;
+    scheduleRender();
+  }).catch((error) => {
+    if (state.view !== v) return;
+    if (error.status === 401) credentialFailed(v);
+    else if (error.status === 404) { v.message = 'This run was not found. It may belong to another account, or the link is mistyped.'; v.ended = true; v.status = 'error'; stopFollowing(); }
+    scheduleRender();
+  });
+  if (!v.ended) follow(v); else render();
+}
+
+function stopFollowing() {
+  if (state.follow) state.follow.abort();
+  if (state.watch) state.watch.abort();
 }
 
 /** Follow the event stream with fetch() (EventSource cannot send Authorization), resuming with Last-Event-ID. */
-async function follow(id) {
+async function follow(v) {
   const controller = new AbortController();
   state.follow = controller;
   let attempts = 0;
-  while (!controller.signal.aborted && state.runId === id) {
+  while (!controller.signal.aborted && state.view === v && !v.ended) {
     let closedByServer = false;
     try {
       const headers = { authorization: `Bearer ${state.token}`, accept: 'text/event-stream' };
-      if (state.cursor > 0) headers['last-event-id'] = String(state.cursor);
-      const response = await fetch(`/v1/searches/${id}/events`, { headers, signal: controller.signal });
-      if (!response.ok) throw { status: response.status, message: describeError(response.status, await response.json().catch(() => null)), fatal: response.status < 500 };
+      if (v.cursor > 0) headers['last-event-id'] = String(v.cursor);
+      const response = await fetch(`/v1/searches/${v.id}/events`, { headers, signal: controller.signal });
+      if (!response.ok) throw { status: response.status, fatal: response.status < 500 && response.status !== 429 };
       attempts = 0;
+      if (v.message.startsWith('Connection dropped')) { v.message = ''; scheduleRender(); }
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
       for (;;) {
@@ -234,115 +381,391 @@ async function follow(id) {
             if (line.startsWith('id:')) seq = Number(line.slice(3).trim());
             else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
           }
-          if (seq === null || !data.length || seq <= state.cursor) continue;
-          handleEvent(JSON.parse(data.join('\n')));
-          state.cursor = seq; // advanced only after the event was handled
+          if (seq === null || !data.length || seq <= v.cursor) continue;
+          handleEvent(v, JSON.parse(data.join('\n')));
+          v.cursor = seq; // advanced only after the event was handled
+          scheduleRender();
         }
       }
     } catch (error) {
       if (controller.signal.aborted) return;
-      if (error && error.fatal) { $('run-message').textContent = error.message; return; }
+      if (error && error.fatal) {
+        // The stream is refused for good: the run record decides how it ends.
+        if (error.status === 401) credentialFailed(v);
+        else { v.message = 'Live updates stopped; checking the run every few seconds instead.'; scheduleRender(); watchRecord(v); }
+        return;
+      }
     }
     if (closedByServer) {
       // The stream ending proves nothing: confirm with the run record.
-      const run = await api(`/v1/searches/${id}`).catch(() => null);
-      if (run && run.status !== 'running') { finishRun(run); return; }
+      const run = await api(`/v1/searches/${v.id}`).catch((error) => error);
+      if (run && run.status === 401) { credentialFailed(v); return; }
+      if (run && run.status && TERMINAL.has(run.status)) { finishRun(v, run); return; }
     }
     attempts += 1;
-    $('run-message').textContent = 'Connection dropped; resuming…';
+    v.message = 'Connection dropped; resuming…';
+    scheduleRender();
     await new Promise((r) => setTimeout(r, Math.min(5000, 500 * attempts)));
   }
 }
 
-function handleEvent(event) {
+/** Re-reads the run record every few seconds until it is terminal (after a fatal stream error or a stop). */
+async function watchRecord(v) {
+  if (state.watch) state.watch.abort();
+  const controller = new AbortController();
+  state.watch = controller;
+  while (!controller.signal.aborted && state.view === v && !v.ended) {
+    try {
+      const run = await api(`/v1/searches/${v.id}`);
+      if (TERMINAL.has(run.status)) { finishRun(v, run); return; }
+      v.usdDisplay = run.usdDisplay;
+      v.where = run.where;
+      scheduleRender();
+    } catch (error) {
+      if (error.status === 401) { credentialFailed(v); return; }
+    }
+    await new Promise((r) => setTimeout(r, RECORD_POLL_MS));
+  }
+}
+
+function credentialFailed(v) {
+  stopFollowing();
+  v.credentialFailed = true;
+  v.message = 'Your sign-in has ended, so this page can no longer follow the run. It keeps running on the server: sign in again to see how it ends.';
+  announce(v.message);
+  scheduleRender();
+}
+
+function round(v, n) {
+  let r = v.rounds.find((x) => x.round === n);
+  if (!r) { r = { round: n, candidates: 0, filters: [] }; v.rounds.push(r); }
+  return r;
+}
+function filterStep(r, index, title) {
+  let f = r.filters.find((x) => x.index === index);
+  if (!f) { f = { index, title, checked: 0, passed: null, dropped: null, relaxed: null }; r.filters.push(f); r.filters.sort((a, b) => a.index - b.index); }
+  return f;
+}
+
+function handleEvent(v, event) {
   switch (event.type) {
     case 'plan':
-      $('plan').hidden = false;
-      $('plan-type').textContent = event.entity_type.replace('_', ' ');
-      $('plan-filters').replaceChildren(...event.filters.map((f) => el('li', { 'data-index': f.index }, el('strong', {}, f.title), ` — ${f.criterion}`)));
+      v.plan = { entity_type: event.entity_type, filters: event.filters, date_range: event.date_range, sites: event.sites, page_types: event.page_types, target: event.target };
+      v.target = event.target;
+      announce(`Plan ready: looking for ${kindWord(event.entity_type, 2)} that pass ${plural(event.filters.length, 'filter')}.`);
       break;
     case 'status':
-      $('run-where').textContent = event.where;
+      v.step = event.message;
+      v.where = event.where;
+      announce(event.message);
       break;
+    case 'funnel_open':
+      round(v, event.round).candidates = event.candidates;
+      v.step = `Round ${event.round}: ${plural(event.candidates, 'candidate')} found`;
+      announce(v.step);
+      break;
+    case 'funnel_filter_start':
+      filterStep(round(v, event.round), event.index, event.title).checked = event.candidates;
+      v.step = `Round ${event.round}: checking “${event.title}” on ${plural(event.candidates, 'candidate')}`;
+      break;
+    case 'funnel_filter_done': {
+      const f = filterStep(round(v, event.round), event.index, event.title);
+      f.passed = event.passed;
+      f.dropped = event.dropped;
+      if (!f.checked) f.checked = event.passed + event.dropped;
+      break;
+    }
+    case 'filter_relaxed': {
+      const f = filterStep(round(v, event.round), event.index, event.title);
+      f.relaxed = { from: event.original_criterion, to: event.criterion, rechecked: event.rechecked, recovered: event.recovered };
+      v.step = `Loosened “${event.title}”: ${event.criterion}`;
+      announce(v.step);
+      break;
+    }
     case 'progress':
-      $('run-where').textContent = `round ${event.round}`;
-      setRows(event.leads);
-      break;
-    case 'filter_relaxed':
-      $('run-message').textContent = `Loosened “${event.title}”: ${event.criterion}`;
+      v.rows = event.leads;
       break;
     case 'cost':
-      $('run-cost').textContent = `· spent $${event.usd.toFixed(4)}`;
+      v.usd = event.usd;
       break;
     case 'final':
-      state.final = event;
-      setRows(event.table);
+      v.final = event;
+      v.rows = event.table;
       break;
     case 'error':
-      $('run-message').textContent = `The search failed: ${event.message}`;
+      v.error = event.message;
       break;
     case 'done':
-      $('run-message').textContent = event.stopped ? 'Stopped. The rows that passed every filter are kept.' : 'Done.';
       break;
   }
 }
 
-function setRows(rows) {
-  state.rows = rows;
-  $('run-progress').value = Math.min(rows.length, state.target);
-  $('run-count').textContent = `${rows.length} of ${state.target}`;
-  $('rows').replaceChildren(...rows.map(renderRow));
-  $('export-csv').disabled = rows.length === 0;
-  $('export-json').disabled = rows.length === 0;
+const KIND_WORDS = { music_video: ['music video', 'music videos'], news: ['news item', 'news items'], company: ['company', 'companies'] };
+function kindWord(kind, n = 1) {
+  const [one, many] = KIND_WORDS[kind] ?? [kind.replace(/_/g, ' '), `${kind.replace(/_/g, ' ')}s`];
+  return n === 1 ? one : many;
 }
 
-function renderRow(row, i) {
-  const sources = row.source_urls.map((u) => el('li', {}, el('a', { href: u, rel: 'noopener noreferrer', target: '_blank' }, u)));
-  const filters = row.by_filter.map((f) => el('li', {},
-    el('strong', {}, `${f.index}. ${f.title}`), f.relaxed ? ' (loosened)' : '', ` — ${f.rationale} `,
-    el('span', { class: 'meta' }, `[${f.verification}, ${f.rationale_mode}]`)));
-  const passages = el('details', {}, el('summary', {}, `Supporting passages (${row.supporting_passages.length})`),
-    ...row.supporting_passages.map((p) => el('blockquote', {}, p.text, ' ', el('a', { href: p.url, rel: 'noopener noreferrer', target: '_blank' }, '[source]'), p.published ? ` · ${p.published}` : '')));
-  return el('article', { class: 'lead', 'aria-label': `Row ${i + 1}: ${row.name}` },
-    el('h4', {}, `${i + 1}. ${row.name}`),
-    el('p', { class: 'meta' }, `${row.entity_type.replace('_', ' ')} · round ${row.round}${row.relaxed ? ` · needed loosened: ${row.relaxed.join(', ')}` : ''}`),
-    el('p', {}, row.details),
-    el('ul', { 'aria-label': 'Filters passed' }, ...filters),
-    el('ul', { 'aria-label': 'Sources' }, ...sources),
-    passages);
+/** The filter that dropped the most candidates over all rounds, with how many it checked. */
+function biggestDrop(v) {
+  const byIndex = new Map();
+  for (const r of v.rounds) {
+    for (const f of r.filters) {
+      if (f.dropped === null) continue;
+      const t = byIndex.get(f.index) ?? { title: f.title, dropped: 0, checked: 0 };
+      t.dropped += f.dropped;
+      t.checked += f.passed + f.dropped;
+      byIndex.set(f.index, t);
+    }
+  }
+  let worst = null;
+  for (const t of byIndex.values()) if (t.dropped > 0 && (!worst || t.dropped > worst.dropped)) worst = t;
+  return worst;
 }
 
-const END_MESSAGES = {
-  done: 'Done.',
-  stopped: 'Stopped. The rows that passed every filter are kept.',
-  budget_exhausted: 'Ended early: the spend limit was reached. The rows that passed every filter are kept.',
-};
+/** One sentence that says what happened, from the run record's status and the funnel counts. */
+function endSentence(v) {
+  const n = v.rows.length;
+  const target = v.final?.target ?? v.target;
+  const worst = biggestDrop(v);
+  const why = worst ? ` “${worst.title}” dropped ${number(worst.dropped)} of ${number(worst.checked)} candidates.` : '';
+  const candidates = v.rounds.reduce((s, r) => s + r.candidates, 0);
+  switch (v.status) {
+    case 'done':
+      if (n >= target || v.final?.met) return `${n} of ${target} found.${why}`;
+      if (v.rounds.length && candidates === 0) return `${n} of ${target} found: the pages searched named no candidates.`;
+      return `${n} of ${target} found: the target was missed.${why}`;
+    case 'stopped': return `Stopped at ${n} of ${target}. The rows that passed every filter are kept.`;
+    case 'budget_exhausted': return `The spend limit was reached at ${n} of ${target}. The rows that passed every filter are kept.`;
+    case 'interrupted': return `Interrupted while ${(v.where || 'working').replace(/_/g, ' ')}, at ${n} of ${target}.${v.final ? '' : ' No table was written.'}`;
+    case 'error': return v.message && !v.final && !v.error ? '' : `The search failed${v.error ? `: ${v.error.replace(/\.$/, '')}` : ''}. ${n ? `${n} rows had passed before it failed.` : 'No rows were found.'}`;
+    default: return '';
+  }
+}
 
-/** The run record is the authority on how a run ended (spec §6 rule 4), whatever arrived before it. */
-function finishRun(run) {
-  state.ended = true;
-  $('run-status').textContent = run.status;
-  $('run-where').textContent = run.where;
-  $('run-cost').textContent = `· charged ${run.usdDisplay}`;
-  $('stop').disabled = true;
-  if (run.result) setRows(run.result.table);
-  if (END_MESSAGES[run.status]) $('run-message').textContent = END_MESSAGES[run.status];
-  else if (run.status === 'interrupted') $('run-message').textContent = run.result ? `Interrupted at “${run.where}”.` : `Interrupted at “${run.where}”; no table was written.`;
-  else if (run.status === 'error' && !$('run-message').textContent.startsWith('The search failed')) $('run-message').textContent = 'The search failed.';
+function finishRun(v, run) {
+  if (v.ended) return;
+  v.ended = true;
+  v.status = run.status;
+  v.where = run.where;
+  v.usdDisplay = run.usdDisplay;
+  v.finishedAt = run.finishedAt ?? new Date().toISOString();
+  if (run.result) { v.final = run.result; v.rows = run.result.table; }
+  if (!v.credentialFailed) v.message = '';
+  stopFollowing();
+  render();
+  announce(endSentence(v) || STATUS_WORDS[v.status]);
+  refreshBalance();
   loadRuns();
 }
 
 $('stop').addEventListener('click', async () => {
-  if (!state.runId) return;
-  $('stop').disabled = true;
+  const v = state.view;
+  if (!v || v.ended) return;
+  v.stopRequested = true;
+  render();
   try {
-    const r = await api(`/v1/searches/${state.runId}/stop`, { method: 'POST' });
-    // The stream may already have delivered the end of the run; never overwrite that.
-    if (!state.ended) $('run-message').textContent = r.status === 'running' ? 'Stopping…' : `Already ${r.status}.`;
+    const r = await api(`/v1/searches/${v.id}/stop`, { method: 'POST' });
+    if (!v.ended) v.message = r.status === 'running' ? 'Stopping… the rows that already passed every filter are kept.' : '';
+    scheduleRender();
+    // The record decides when it has stopped, even if the stream has gone.
+    watchRecord(v);
   } catch (error) {
-    $('run-message').textContent = error.message;
+    if (error.status === 401) credentialFailed(v);
+    else { v.stopRequested = false; v.message = error.message; scheduleRender(); }
   }
 });
+
+// ---------- a run: drawing ----------
+
+function scheduleRender() {
+  if (state.renderQueued) return;
+  state.renderQueued = true;
+  requestAnimationFrame(() => { state.renderQueued = false; render(); });
+}
+
+function startTicking() {
+  clearInterval(state.tick);
+  state.tick = setInterval(() => { if (state.view && !state.view.ended) drawElapsed(state.view); }, 1000);
+}
+
+function duration(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+function drawElapsed(v) {
+  if (!v.createdAt) { $('run-elapsed').textContent = ''; return; }
+  const end = v.ended && v.finishedAt ? Date.parse(v.finishedAt) : Date.now();
+  $('run-elapsed').textContent = `· ${v.ended ? 'took' : 'running for'} ${duration(end - Date.parse(v.createdAt))}`;
+}
+
+function updateTitle() {
+  const v = state.view;
+  if (!v || $('panel-search').hidden) { if (!$('panel-search').hidden) document.title = 'Search — leadfinder'; return; }
+  const count = `${v.rows.length} of ${v.final?.target ?? v.target}`;
+  document.title = `${STATUS_WORDS[v.status] ?? v.status} (${count}): ${clip(v.query || 'search', 60)} — leadfinder`;
+}
+
+function render() {
+  const v = state.view;
+  if (!v) return;
+  save(v);
+  $('run-query').textContent = v.query || `Run ${v.id.slice(0, 8)}`;
+  const badge = $('run-status');
+  badge.textContent = v.stopRequested && !v.ended ? 'Stopping' : STATUS_WORDS[v.status] ?? v.status;
+  badge.className = `badge badge-${v.status}`;
+  $('run-step').textContent = v.ended ? '' : v.step;
+  drawElapsed(v);
+  const spent = v.ended && v.usdDisplay ? `charged ${v.usdDisplay}` : v.usd !== null ? `${usd(v.usd)} spent so far` : v.usdDisplay ? `${v.usdDisplay} spent so far` : '';
+  $('run-cost').textContent = spent ? `· ${spent}` : '';
+  drawPlan(v);
+  drawFunnel(v);
+  const target = v.final?.target ?? v.target;
+  $('run-progress').max = target;
+  $('run-progress').value = Math.min(v.rows.length, target);
+  $('run-count').textContent = `${v.rows.length} of ${target}`;
+  const sentence = v.ended ? endSentence(v) : '';
+  $('run-summary').textContent = sentence;
+  $('run-summary').hidden = !sentence;
+  $('run-message-text').textContent = v.message;
+  $('run-message').hidden = !v.message;
+  $('signin-again').hidden = !v.credentialFailed;
+  $('stop').disabled = v.ended || v.stopRequested || v.credentialFailed;
+  $('stop').hidden = v.ended;
+  const hasRows = v.rows.length > 0;
+  for (const id of ['export-csv', 'export-json']) $(id).disabled = !hasRows;
+  $('curl-text').value = curlCommand(v);
+  drawResults(v);
+  updateTitle();
+}
+
+function drawPlan(v) {
+  const plan = v.plan;
+  $('plan').hidden = !plan;
+  if (!plan) return;
+  $('plan-type').textContent = kindWord(plan.entity_type, 2);
+  const range = plan.date_range;
+  $('plan-dates-row').hidden = !range;
+  if (range) $('plan-dates').textContent = `${range.phrase}: ${range.from} to ${range.to ?? 'today'}`;
+  const sites = [...(plan.sites || []), ...(plan.page_types || [])];
+  $('plan-sites-row').hidden = sites.length === 0;
+  $('plan-sites').textContent = sites.length ? sites.join(', ') : '';
+  $('plan-filters').replaceChildren(...plan.filters.map((f) => el('li', {}, el('strong', {}, f.title), el('span', { class: 'meta' }, ` ${f.criterion}`))));
+}
+
+function drawFunnel(v) {
+  $('funnel-wrap').hidden = v.rounds.length === 0;
+  const table = $('funnel');
+  for (const body of [...table.tBodies]) body.remove();
+  for (const r of v.rounds) {
+    const body = el('tbody', {},
+      el('tr', { class: 'round' }, el('th', { scope: 'row' }, `Round ${r.round}: candidates found`), el('td', { class: 'num' }, ''), el('td', { class: 'num' }, number(r.candidates)), el('td', { class: 'num' }, '')));
+    for (const f of r.filters) {
+      const loosened = f.relaxed ? el('span', { class: 'relaxed' }, ` loosened to “${f.relaxed.to}”, ${plural(f.relaxed.recovered, 'candidate')} recovered`) : null;
+      body.append(el('tr', {},
+        el('th', { scope: 'row', class: 'filter-step' }, `“${f.title}”`, loosened),
+        el('td', { class: 'num' }, number(f.checked)),
+        el('td', { class: 'num' }, f.passed === null ? '…' : number(f.passed)),
+        el('td', { class: 'num' }, f.dropped === null ? '…' : number(f.dropped))));
+    }
+    table.append(body);
+  }
+}
+
+/** A link's words: the page's host and path, so a screen reader's link list tells pages apart. */
+function pageName(url) {
+  try {
+    const u = new URL(url);
+    const path = decodeURIComponent(u.pathname).replace(/\/$/, '');
+    return `${u.hostname.replace(/^www\./, '')}${clip(path, 48)}`;
+  } catch { return url; }
+}
+function domainOf(url) {
+  try { return new URL(url).hostname.replace(/^www\./, ''); } catch { return url; }
+}
+const safeHref = (url) => (/^https?:\/\//i.test(url) ? url : '#');
+
+const openWhy = new Set();
+
+function verdictOf(row, filter) {
+  return (row.by_filter || []).find((b) => b.index === filter.index);
+}
+
+function visibleRows(v) {
+  const needle = $('rows-filter').value.trim().toLowerCase();
+  let rows = v.rows.map((row, i) => ({ row, i }));
+  if (needle) {
+    rows = rows.filter(({ row }) => [row.name, row.details, row.intent_signal, ...(row.by_filter || []).map((b) => b.rationale), ...(row.source_urls || [])]
+      .some((t) => String(t || '').toLowerCase().includes(needle)));
+  }
+  const sort = $('rows-sort').value;
+  const stated = (row) => (row.by_filter || []).filter((b) => b.verification === 'stated' && !b.relaxed).length;
+  if (sort === 'name') rows.sort((a, b) => a.row.name.localeCompare(b.row.name));
+  if (sort === 'stated') rows.sort((a, b) => stated(b.row) - stated(a.row) || a.i - b.i);
+  if (sort === 'sources') rows.sort((a, b) => (b.row.source_urls || []).length - (a.row.source_urls || []).length || a.i - b.i);
+  return rows;
+}
+
+function filtersOf(v) {
+  return v.final?.filters ?? v.plan?.filters ?? [];
+}
+
+function drawResults(v) {
+  const filters = filtersOf(v);
+  const has = v.rows.length > 0;
+  $('results').hidden = !has;
+  $('results-tools').hidden = !has;
+  $('results-legend').hidden = !has;
+  if (!has) { $('results-body').replaceChildren(); return; }
+  $('results-head').replaceChildren(
+    el('th', { scope: 'col' }, 'Name'), el('th', { scope: 'col' }, 'Details'),
+    ...filters.map((f) => el('th', { scope: 'col', class: 'verdict-col', title: f.criterion }, f.title)),
+    el('th', { scope: 'col' }, 'Sources'));
+  const rows = visibleRows(v);
+  $('rows-shown').textContent = rows.length === v.rows.length ? `${plural(rows.length, 'row')}` : `${rows.length} of ${plural(v.rows.length, 'row')} shown`;
+  const body = [];
+  for (const { row, i } of rows) {
+    const cells = [
+      el('th', { scope: 'row', 'data-label': 'Name' }, el('span', { class: 'row-name' }, row.name), el('span', { class: 'meta kind' }, kindWord(row.entity_type))),
+      el('td', { 'data-label': 'Details', class: 'details' }, row.details),
+      ...filters.map((f) => {
+        const b = verdictOf(row, f);
+        if (!b) return el('td', { 'data-label': f.title, class: 'verdict' }, '–');
+        const mark = b.verification === 'stated' && !b.relaxed ? '✓' : '~';
+        const key = `${i}:${f.index}`;
+        return el('td', { 'data-label': f.title, class: 'verdict' },
+          el('button', {
+            type: 'button', class: `mark ${mark === '✓' ? 'mark-stated' : 'mark-inferred'}`, 'aria-expanded': openWhy.has(key) ? 'true' : 'false',
+            'aria-label': `${f.title}: ${verdictWord(b)}. Show why for ${row.name}`,
+            onclick: () => { if (openWhy.has(key)) openWhy.delete(key); else openWhy.add(key); drawResults(v); },
+          }, mark));
+      }),
+      el('td', { 'data-label': 'Sources', class: 'sources' }, ...uniqueDomains(row.source_urls || []).map(({ url, domain }) =>
+        el('a', { href: safeHref(url), rel: 'noopener noreferrer', target: '_blank', 'aria-label': `${row.name} on ${pageName(url)}` }, domain))),
+    ];
+    body.push(el('tr', { class: 'result' }, ...cells));
+    for (const f of filters) {
+      const key = `${i}:${f.index}`;
+      const b = verdictOf(row, f);
+      if (!openWhy.has(key) || !b) continue;
+      body.push(el('tr', { class: 'why' }, el('td', { colspan: String(filters.length + 3) },
+        el('p', {}, el('strong', {}, `${row.name} · “${f.title}”: `), `${verdictWord(b)}. `, b.rationale),
+        ...(b.passages || []).map((p) => el('blockquote', {}, `“${p.text}” `, el('a', { href: safeHref(p.url), rel: 'noopener noreferrer', target: '_blank' }, pageName(p.url)))))));
+    }
+  }
+  $('results-body').replaceChildren(...body);
+}
+
+function uniqueDomains(urls) {
+  const seen = new Map();
+  for (const url of urls) if (!seen.has(domainOf(url))) seen.set(domainOf(url), url);
+  return [...seen.entries()].map(([domain, url]) => ({ domain, url }));
+}
+
+$('rows-filter').addEventListener('input', () => state.view && drawResults(state.view));
+$('rows-sort').addEventListener('change', () => state.view && drawResults(state.view));
+
+// ---------- exports ----------
 
 function download(name, type, text) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -352,25 +775,77 @@ function download(name, type, text) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
-$('export-csv').addEventListener('click', () => download(`leadfinder-${state.runId}.csv`, 'text/csv', toCsv(state.rows)));
-$('export-json').addEventListener('click', () => download(`leadfinder-${state.runId}.json`, 'application/json', JSON.stringify(state.rows, null, 2)));
+
+function requestBody(v) {
+  const body = { q: v.query, target: v.target, speed: v.speed, relax: v.relax };
+  const sites = Array.isArray(v.sites) ? v.sites.join(', ') : v.sites;
+  if (sites) body.sites = sites;
+  return body;
+}
+
+/** The shell call that starts the same search, with the key read from the environment, never pasted. */
+function curlCommand(v) {
+  const json = JSON.stringify(requestBody(v)).replace(/'/g, `'\\''`);
+  return [`curl -s -X POST '${location.origin}/v1/searches' \\`, '  -H "Authorization: Bearer $LEADFINDER_API_KEY" \\',
+    "  -H 'Content-Type: application/json' \\", `  -d '${json}'`].join('\n');
+}
+
+function exportJson(v) {
+  const f = v.final;
+  return {
+    run_id: v.id, query: v.query, status: v.status, plan: v.plan, filters: filtersOf(v), target: f?.target ?? v.target,
+    met: f ? f.met : false, stopped: f ? f.stopped : v.status === 'stopped', stopped_at: f ? f.stopped_at : null,
+    cost: { charged: v.usdDisplay, spent_usd: v.usd }, rows: v.rows,
+  };
+}
+
+const fileStem = (v) => `leadfinder-${v.id.slice(0, 8)}`;
+$('export-csv').addEventListener('click', () => {
+  const v = state.view;
+  download(`${fileStem(v)}.csv`, 'text/csv;charset=utf-8', toCsv(v.rows, filtersOf(v)));
+});
+$('export-json').addEventListener('click', () => {
+  const v = state.view;
+  download(`${fileStem(v)}.json`, 'application/json', JSON.stringify(exportJson(v), null, 2));
+});
+$('copy-curl').addEventListener('click', async () => {
+  const text = $('curl-text').value;
+  try {
+    await navigator.clipboard.writeText(text);
+    $('export-status').textContent = 'Copied. Set LEADFINDER_API_KEY to one of your API keys, then paste it into a shell.';
+  } catch {
+    $('curl-text').select();
+    $('export-status').textContent = 'Press Ctrl+C (or ⌘C) to copy the selected command.';
+  }
+  announce($('export-status').textContent);
+});
+
+// ---------- recent runs ----------
 
 async function loadRuns() {
+  clearTimeout(state.listTimer);
   try {
     const { runs } = await api('/v1/searches');
-    $('run-list').replaceChildren(...runs.map((r) => el('tr', {
-      tabindex: '0', 'aria-label': `Open run: ${r.query}`,
-      onclick: () => openStoredRun(r),
-      onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openStoredRun(r); } },
-    }, el('td', {}, r.query), el('td', {}, el('span', { class: 'badge' }, r.status)), el('td', {}, r.usdDisplay), el('td', {}, new Date(r.createdAt).toLocaleString()))));
+    $('run-list').replaceChildren(...runs.map((r) => {
+      const running = r.status === 'running';
+      return el('tr', { class: state.view && state.view.id === r.id ? 'current' : undefined },
+        el('td', { class: 'q' }, el('a', { href: `/?run=${r.id}`, title: r.query, onclick: (e) => { e.preventDefault(); openStoredRun(r); } }, clip(r.query, 140))),
+        el('td', {}, el('span', { class: `badge badge-${r.status}` }, STATUS_WORDS[r.status] ?? r.status)),
+        el('td', {}, running ? `${r.usdDisplay} so far` : r.usdDisplay),
+        el('td', {}, new Date(r.createdAt).toLocaleString()));
+    }));
+    // Running searches keep their status and spend current.
+    if (runs.some((r) => r.status === 'running') && !$('panel-search').hidden) state.listTimer = setTimeout(loadRuns, LIST_POLL_MS);
   } catch (error) {
-    notice(error.message);
+    reportError(error);
   }
 }
 
 function openStoredRun(r) {
-  openRun(r.id, r.target);
+  openRun(r.id, r);
   $('run').scrollIntoView({ block: 'start' });
+  $('run-title').focus({ preventScroll: true });
 }
 
+updateCounter();
 boot();

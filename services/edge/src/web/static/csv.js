@@ -1,8 +1,25 @@
 // CSV export of result rows. A module of its own so the page and the tests use the same code.
 
-export const CSV_COLUMNS = [['name', (r) => r.name], ['entity_type', (r) => r.entity_type], ['details', (r) => r.details],
-  ['intent_signal', (r) => r.intent_signal], ['rationale', (r) => r.rationale], ['source_urls', (r) => r.source_urls.join(' ')],
-  ['relaxed', (r) => (r.relaxed || []).join('; ')], ['round', (r) => String(r.round)]];
+/** What a verdict reads as in a cell: how the page supported the filter, and whether it was loosened. */
+export function verdictWord(entry) {
+  if (!entry) return '';
+  const word = entry.verification === 'stated' ? 'stated on the page' : 'inferred';
+  return entry.relaxed ? `${word} (loosened filter)` : word;
+}
+
+/**
+ * Columns: the row's own fields, then for each filter of the funnel one verdict column and one rationale
+ * column (named after the filter, as a person reads it), then the sources one per line.
+ */
+export function csvColumns(filters) {
+  const perFilter = (filters || []).flatMap((f) => {
+    const entry = (r) => (r.by_filter || []).find((b) => b.index === f.index);
+    return [[`${f.title}: verdict`, (r) => verdictWord(entry(r))], [`${f.title}: why`, (r) => entry(r)?.rationale ?? '']];
+  });
+  return [['name', (r) => r.name], ['type', (r) => String(r.entity_type || '').replace(/_/g, ' ')], ['details', (r) => r.details],
+    ['intent signal', (r) => r.intent_signal], ...perFilter,
+    ['sources', (r) => (r.source_urls || []).join('\n')], ['loosened filters', (r) => (r.relaxed || []).join('; ')]];
+}
 
 /**
  * Rows come from web pages, so a cell may start with what a spreadsheet reads as a formula
@@ -14,10 +31,17 @@ export function neutralise(value) {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
-export function toCsv(rows) {
-  const q = (v) => {
-    const safe = neutralise(v);
-    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  return [CSV_COLUMNS.map(([h]) => h).join(','), ...rows.map((r) => CSV_COLUMNS.map(([, f]) => q(f(r))).join(','))].join('\r\n') + '\r\n';
+function cell(value) {
+  const safe = neutralise(value);
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/**
+ * RFC 4180 text with CRLF line ends, starting with a UTF-8 byte order mark so spreadsheet programs read
+ * €, accents and curly quotes as UTF-8 rather than the local code page.
+ */
+export function toCsv(rows, filters) {
+  const columns = csvColumns(filters);
+  const lines = [columns.map(([h]) => cell(h)).join(','), ...rows.map((r) => columns.map(([, f]) => cell(f(r))).join(','))];
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
