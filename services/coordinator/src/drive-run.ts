@@ -72,7 +72,11 @@ export async function driveRun(steps: RunSteps): Promise<void> {
     const fresh = state.pool.add(candidates);
     fresh.push(...(await followLeads(steps, round, fresh)));
 
+    state.unclear.clear();
     await runFunnel(steps, round, fresh);
+    // Candidates left unclear with no link but a known domain: open their own site's page, judge again.
+    const settled = await followDomains(steps, round, [...state.unclear]);
+    if (settled.length > 0) await runFunnel(steps, round, settled);
     const yieldingUrls = state.rowSourcesOf(round);
     for (const cursor of cursorsAfterRound({ answers, yieldingUrls, seenBefore: state.seenHitUrls, limit: steps.tuning.searchLimit })) {
       state.recordSearch(cursor);
@@ -88,6 +92,14 @@ export async function driveRun(steps: RunSteps): Promise<void> {
   }
 }
 
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Follow the lead: a candidate named on a listing gets its own page (the listing's link) opened before it
  * is judged, so its filters are checked against what its own page states. Each lead is a page like any
@@ -95,8 +107,7 @@ export async function driveRun(steps: RunSteps): Promise<void> {
  * sources, and whatever else it names joins the pool. Returns the keys of entities first seen on leads.
  */
 async function followLeads(steps: RunSteps, round: number, freshKeys: readonly string[]): Promise<string[]> {
-  const { state, research, tuning } = steps;
-  const plan = state.plan!;
+  const { state, tuning } = steps;
   const leads = new Map<string, string>();
   for (const key of freshKeys) {
     const c = state.pool.get(key);
@@ -105,6 +116,49 @@ async function followLeads(steps: RunSteps, round: number, freshKeys: readonly s
     leads.set(lead, key);
     if (leads.size >= tuning.maxLeadsPerRound) break;
   }
+  return openLeads(steps, round, leads);
+}
+
+/**
+ * Candidates a filter left unclear that have no link to follow but a known domain of their own: a search
+ * restricted to that domain (at most `maxDomainSearchesPerRound` a round, each a priced search, once per
+ * candidate) finds their own page, which is opened like a lead. Returns the keys to judge again.
+ */
+async function followDomains(steps: RunSteps, round: number, unclearKeys: readonly string[]): Promise<string[]> {
+  const { state, research, tuning } = steps;
+  const wanted: { key: string; name: string; domain: string }[] = [];
+  for (const key of unclearKeys) {
+    const c = state.pool.get(key);
+    const domain = c?.domain?.toLowerCase();
+    if (!c || !domain || state.domainSearched.has(key) || c.sourceUrls.some((u) => hostOf(u)?.endsWith(domain))) continue;
+    if (wanted.length >= tuning.maxDomainSearchesPerRound) break;
+    state.domainSearched.add(key);
+    wanted.push({ key, name: c.name, domain });
+  }
+  if (wanted.length === 0) return [];
+  await steps.enter(roundWhere(round, 'searching'));
+  const leads = new Map<string, string>();
+  try {
+    const answers = await mapBounded(wanted, tuning.searchParallelism, ({ name, domain }) => {
+      steps.checkpoint();
+      return research.search({ query: name, domains: [domain], publishedAfter: null, page: 1, limit: 3 });
+    });
+    wanted.forEach(({ key }, i) => {
+      const url = answers[i]!.hits.map((h) => h.url).find((u) => !state.openedUrls.has(u) && !leads.has(u));
+      if (url) leads.set(url, key);
+    });
+  } finally {
+    await steps.afterSpend().catch(() => undefined);
+  }
+  const opened = new Set(await openLeads(steps, round, leads));
+  // Judge again the candidates whose own page was opened (and whatever new the pages named).
+  return [...new Set([...wanted.map((w) => w.key).filter((k) => [...leads.values()].includes(k)), ...opened])];
+}
+
+/** Opens lead pages (url → candidate key), adds each to its candidate's sources, extracts what they name. */
+async function openLeads(steps: RunSteps, round: number, leads: ReadonlyMap<string, string>): Promise<string[]> {
+  const { state, research, tuning } = steps;
+  const plan = state.plan!;
   if (leads.size === 0) return [];
   await steps.enter(roundWhere(round, 'opening pages'));
   let pages: { url: string; page: FetchedPage | null }[] = [];

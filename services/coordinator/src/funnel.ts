@@ -34,6 +34,8 @@ export async function runFunnel(steps: RunSteps, round: number, freshKeys: reado
       const v = firstPass[i]!;
       if (v.pass) passed.push({ key: s.key, byFilter: [...s.byFilter, verdictEntry(current, v, false)] });
       else dropped.push({ s });
+      // Its pages neither show nor rule it out: its own site may (see drive-run's followLeads).
+      if (!v.pass && v.outcome === 'unclear') state.unclear.add(s.key);
     });
 
     const tally = state.tallies[position]!;

@@ -29,6 +29,8 @@ export interface DriveTuning {
   maxEmptyRounds: number;
   /** Candidates' own pages (leads from listings) opened per round, each a priced page. @default 40 */
   maxLeadsPerRound: number;
+  /** Searches restricted to a candidate's own domain (when no listing links it) per round. @default 8 */
+  maxDomainSearchesPerRound: number;
 }
 export const DEFAULT_DRIVE_TUNING: DriveTuning = {
   fetchParallelism: 4,
@@ -40,6 +42,7 @@ export const DEFAULT_DRIVE_TUNING: DriveTuning = {
   maxRounds: 50,
   maxEmptyRounds: 2,
   maxLeadsPerRound: 40,
+  maxDomainSearchesPerRound: 8,
 };
 
 export interface RunStepsOptions {

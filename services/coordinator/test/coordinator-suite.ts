@@ -97,6 +97,27 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
         expect(after.chargeMicrousd).toBe(13_000);
       });
 
+      it('searches the own domain of a candidate its pages leave unclear, opens that page and judges it again', async () => {
+        h = await createHarness({}, ports);
+        const world = standardWorld({
+          hits: { q1: [{ url: 'http://news.test/', score: 0.9 }], q2: [], Acme: [{ url: 'http://acme.com/about', score: 0 }] },
+          pages: { 'http://news.test/': 'Acme (acme.com) and Beta were mentioned.', 'http://acme.com/about': 'Acme is hiring in Berlin.' },
+          candidates: { 'http://news.test/': [{ key: 'acme', name: 'Acme', domain: 'acme.com' }, { key: 'beta', name: 'Beta' }] },
+          passes: (filter, c) => filter.title !== 'Hiring' || c.sourceUrls.includes('http://acme.com/about'),
+          unclear: (filter) => filter.title === 'Hiring',
+        });
+        const research = createFakeResearch(world);
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 2 });
+        const after = await h.waitTerminal(run.id);
+        expect(research.calls.searched).toContain('Acme');
+        expect(research.calls.searchedDomains[research.calls.searched.indexOf('Acme')]).toEqual(['acme.com']);
+        expect(research.calls.fetched).toContain('http://acme.com/about');
+        expect(after.result!.table.map((r) => [r.name, r.source_urls])).toEqual([['Acme', ['http://news.test/', 'http://acme.com/about']]]);
+        // Beta has no domain: nothing to search; it stays out.
+        expect(research.calls.searched.filter((q) => q === 'Beta')).toEqual([]);
+      });
+
       it('merges one company found on two pages into one row with both sources', async () => {
         h = await createHarness({}, ports);
         const research = createFakeResearch(standardWorld());

@@ -19,6 +19,8 @@ export interface World {
   candidates: Record<string, { key: string; name: string; domain?: string; lead?: string }[]>;
   /** Whether a candidate passes a filter (the filter may be a loosened one). */
   passes: (filter: FunnelFilter, candidate: Candidate) => boolean;
+  /** Whether a failing verdict is `unclear` rather than `no` (default: never). */
+  unclear?: (filter: FunnelFilter, candidate: Candidate) => boolean;
   /** What Relax returns for a filter (default: null, cannot loosen). */
   loosen?: (filter: FunnelFilter) => FunnelFilter | null;
   /** LLM usage reported by every filter call. @default zero */
@@ -37,6 +39,8 @@ export interface World {
 export interface CallLog {
   /** Queries in the order their calls started (a query once per page read). */
   searched: string[];
+  /** Domains each search was restricted to, in call order. */
+  searchedDomains: string[][];
   /** The same calls with their result page. */
   searchedPages: { query: string; page: number }[];
   fetched: string[];
@@ -58,7 +62,7 @@ export function planOf(queries: string[], filters: FunnelFilter[], extra: Partia
 }
 
 export function createFakeResearch(world: World): { fetcher: FetcherPort; filter: FilterPort; calls: CallLog } {
-  const calls: CallLog = { searched: [], searchedPages: [], fetched: [], relaxed: [], verified: [] };
+  const calls: CallLog = { searched: [], searchedDomains: [], searchedPages: [], fetched: [], relaxed: [], verified: [] };
   const usage = () => ({ ...(world.usage ?? ZERO) });
   const step = async (name: keyof NonNullable<World['failures']>, o: CallOptions) => {
     if (world.delayMs) await sleep(world.delayMs, o.signal);
@@ -74,6 +78,7 @@ export function createFakeResearch(world: World): { fetcher: FetcherPort; filter
   const fetcher: FetcherPort = {
     async search(request, o) {
       calls.searched.push(request.query);
+      calls.searchedDomains.push([...request.domains]);
       calls.searchedPages.push({ query: request.query, page: request.page });
       await step('search', o);
       // Ranked like a real provider: page N holds ranks (N-1)·limit+1 … N·limit.
@@ -133,6 +138,7 @@ export function createFakeResearch(world: World): { fetcher: FetcherPort; filter
       const page = request.pages[0];
       const verdict: Verdict = {
         pass,
+        ...(!pass && world.unclear?.(request.filter, request.candidate) ? { outcome: 'unclear' as const } : {}),
         rationale: `${request.filter.title}: ${pass ? 'yes' : 'no'} for ${request.candidate.name}`,
         rationaleMode: 'rules',
         verification: 'stated',

@@ -17,8 +17,8 @@ import { searchRoutes } from './routes/searches.js';
 
 /**
  * The edge HTTP app: `/v1/searches*` (API key or session), `/api/keys` (session only), `/admin/*` (when
- * LEADFINDER_ADMIN_TOKEN is set), `/healthz`, `/readyz`, `/openapi.json`, and the web page plugin at the
- * root. Not listening yet: the caller does `listen()` / `close()`.
+ * LEADFINDER_ADMIN_TOKEN is set and LEADFINDER_ADMIN_PORT is not), `/healthz`, `/readyz`, `/openapi.json`,
+ * and the web page plugin at the root. Not listening yet: the caller does `listen()` / `close()`.
  */
 export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -68,8 +68,9 @@ export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
     { prefix: '/api/keys' },
   );
 
+  // With LEADFINDER_ADMIN_PORT the admin API has a listener of its own (admin-app.ts), never this one.
   const adminToken = deps.config.LEADFINDER_ADMIN_TOKEN;
-  if (adminToken) await app.register(adminRoutes(deps, adminToken), { prefix: '/admin' });
+  if (adminToken && deps.config.LEADFINDER_ADMIN_PORT === undefined) await app.register(adminRoutes(deps, adminToken), { prefix: '/admin' });
 
   if (deps.web) await app.register(deps.web);
   return app;

@@ -31,6 +31,10 @@ export class RunState {
   readonly openedUrls = new Set<string>();
   private readonly pages = new Map<string, FetchedPage>();
   private readonly passed: PassedEntry[] = [];
+  /** Candidates a filter answered `unclear` for in the current round (their own page may settle it). */
+  readonly unclear = new Set<string>();
+  /** Candidates whose own domain was already searched for their page. */
+  readonly domainSearched = new Set<string>();
 
   constructor(readonly target: number) {}
 
