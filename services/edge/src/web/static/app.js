@@ -431,6 +431,7 @@ async function watchRecord(v) {
 function credentialFailed(v) {
   stopFollowing();
   v.credentialFailed = true;
+  v.stopRequested = false; // not confirmed: the run may well still be running
   v.message = 'Your sign-in has ended, so this page can no longer follow the run. It keeps running on the server: sign in again to see how it ends.';
   announce(v.message);
   scheduleRender();
@@ -659,7 +660,7 @@ function drawFunnel(v) {
   for (const body of [...table.tBodies]) body.remove();
   for (const r of v.rounds) {
     const body = el('tbody', {},
-      el('tr', { class: 'round' }, el('th', { scope: 'row' }, `Round ${r.round}: candidates found`), el('td', { class: 'num' }, ''), el('td', { class: 'num' }, number(r.candidates)), el('td', { class: 'num' }, '')));
+      el('tr', { class: 'round' }, el('th', { scope: 'colgroup', colspan: '4' }, `Round ${r.round}: ${plural(r.candidates, 'candidate')} found`)));
     for (const f of r.filters) {
       const loosened = f.relaxed ? el('span', { class: 'relaxed' }, ` loosened to “${f.relaxed.to}”, ${plural(f.relaxed.recovered, 'candidate')} recovered`) : null;
       body.append(el('tr', {},
