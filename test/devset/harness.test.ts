@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { DEVSET_DAY, KIND_SITES, startDevWeb } from './harness.js';
 import { buildWeb, SHAPES_BY_SPLIT } from './pages.js';
 import { allQueries, goldSet, targetFor, type DevQuery } from './queries.js';
-import { loadEntities, type DevEntity } from './records.js';
+import { loadEntities, parseCsv, type DevEntity } from './records.js';
 import { EntityMatcher, scoreQuery } from './score.js';
 import { createDevSearchIndex, searchTokens } from './search-index.js';
 
@@ -56,6 +56,19 @@ describe('development set data and split', () => {
     expect(unlocated.length).toBeGreaterThan(0);
     for (const e of unlocated) expect(q.rule(e)).toBe('maybe');
     for (const e of located) expect(q.rule(e)).not.toBe('maybe');
+  });
+});
+
+describe('reading the records', () => {
+  it('parses quoted CSV fields with commas and doubled quotes, as the TidyTuesday files write them', () => {
+    const rows = parseCsv('a,b,c\n1,"""for x, y""",3\n"New York, NY",,NA\n');
+    expect(rows).toEqual([{ a: '1', b: '"for x, y"', c: '3' }, { a: 'New York, NY', b: '', c: 'NA' }]);
+  });
+
+  it("merges a laureate's affiliation rows into one person", () => {
+    const hell = entities.find((e) => e.name === 'Stefan W. Hell')!;
+    expect(hell.fields.kind === 'researcher' && hell.fields.affiliations.map((a) => a.name))
+      .toEqual(['Max Planck Institute for Biophysical Chemistry', 'German Cancer Research Center']);
   });
 });
 
