@@ -8,6 +8,7 @@
  * await app.listen({ host: config.HOST, port: config.PORT });
  */
 export { buildEdgeApp } from './app.js';
+export { buildAdminApp } from './admin-app.js';
 export { createSessionSigner } from './auth/sessions.js';
 export { buildOpenApiDocument } from './openapi/document.js';
 export { MAX_KEEPALIVE_MS } from './routes/events.js';

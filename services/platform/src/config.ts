@@ -79,6 +79,16 @@ export const ConfigSchema = z
     LEADFINDER_MONGODB_URL: optionalUrl,
     LEADFINDER_MONGODB_DB: z.string().min(1).default('leadfinder'),
     LEADFINDER_NATS_URL: optionalUrl,
+    // NATS credentials (a .creds file with JWT and NKey seed, user and password, or a token) and TLS
+    // (a CA bundle to verify the server; a client certificate and key for mutual TLS). Files, so a
+    // Kubernetes Secret can be mounted as they are.
+    LEADFINDER_NATS_CREDS_FILE: optionalText,
+    LEADFINDER_NATS_USER: optionalText,
+    LEADFINDER_NATS_PASSWORD: optionalText,
+    LEADFINDER_NATS_TOKEN: optionalText,
+    LEADFINDER_NATS_TLS_CA_FILE: optionalText,
+    LEADFINDER_NATS_TLS_CERT_FILE: optionalText,
+    LEADFINDER_NATS_TLS_KEY_FILE: optionalText,
     // gRPC addresses of fetcher and filter (distributed); `dns:///host:port` round-robins over pods.
     LEADFINDER_FETCHER_ADDR: optionalText,
     LEADFINDER_FILTER_ADDR: optionalText,
@@ -127,6 +137,9 @@ export const ConfigSchema = z
     LEADFINDER_FETCH_MAX_BYTES: positiveInt(5 * 1024 * 1024),
     LEADFINDER_FETCH_PER_HOST: positiveInt(2),
     LEADFINDER_ADMIN_TOKEN: secret,
+    // A separate listener for the admin API: when set, /admin/* is served only on this port (which a
+    // deployment keeps off its public Ingress), never on PORT. Unset: on PORT, as `npm start` does.
+    LEADFINDER_ADMIN_PORT: optionalText.transform((v) => (v === undefined ? undefined : Number(v))).pipe(z.number().int().min(1).max(65535).optional()),
     LEADFINDER_OIDC_ISSUER: optionalUrl,
     LEADFINDER_OIDC_CLIENT_ID: optionalText,
     LEADFINDER_OIDC_CLIENT_SECRET: optionalText,
@@ -165,6 +178,21 @@ export const ConfigSchema = z
     if (c.LEADFINDER_OIDC_ISSUER && !c.LEADFINDER_OIDC_CLIENT_ID) {
       ctx.addIssue({ code: 'custom', path: ['LEADFINDER_OIDC_CLIENT_ID'], message: 'required when LEADFINDER_OIDC_ISSUER is set' });
     }
+    if (c.LEADFINDER_ADMIN_PORT !== undefined && !c.LEADFINDER_ADMIN_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: ['LEADFINDER_ADMIN_PORT'], message: 'set LEADFINDER_ADMIN_TOKEN too: the admin API is off without it' });
+    }
+    if (c.LEADFINDER_ADMIN_PORT !== undefined && c.LEADFINDER_ADMIN_PORT === c.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['LEADFINDER_ADMIN_PORT'], message: `must differ from PORT (${c.PORT}): the admin API has a listener of its own` });
+    }
+    if (!c.LEADFINDER_NATS_TLS_CERT_FILE !== !c.LEADFINDER_NATS_TLS_KEY_FILE) {
+      const missing = c.LEADFINDER_NATS_TLS_CERT_FILE ? 'LEADFINDER_NATS_TLS_KEY_FILE' : 'LEADFINDER_NATS_TLS_CERT_FILE';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'a client certificate and its key go together' });
+    }
+    for (const variable of ['LEADFINDER_NATS_CREDS_FILE', 'LEADFINDER_NATS_TLS_CA_FILE', 'LEADFINDER_NATS_TLS_CERT_FILE', 'LEADFINDER_NATS_TLS_KEY_FILE'] as const) {
+      const file = c[variable];
+      const problem = file ? fileProblem(file) : null;
+      if (problem) ctx.addIssue({ code: 'custom', path: [variable], message: problem });
+    }
     const refusal = c.LEADFINDER_DEV_SIGNIN ? devSignInConfigRefusal(c) : null;
     if (refusal) ctx.addIssue({ code: 'custom', path: ['LEADFINDER_DEV_SIGNIN'], message: refusal });
     if (c.LEADFINDER_CORPUS_DIR && (c.LEADFINDER_SEARCH ?? 'corpus') === 'corpus') {
@@ -197,6 +225,15 @@ function folderProblem(path: string): string | null {
     return statSync(path).isDirectory() ? null : 'not a folder';
   } catch {
     return 'no such folder';
+  }
+}
+
+/** Why a configured file cannot be read as one, or null. */
+function fileProblem(path: string): string | null {
+  try {
+    return statSync(path).isFile() ? null : 'not a file';
+  } catch {
+    return 'no such file';
   }
 }
 

@@ -54,7 +54,11 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
   let stops: StopFlags;
   let nats: NatsHandle | undefined;
   if (config.LEADFINDER_NATS_URL) {
-    nats = await connectNats({ url: config.LEADFINDER_NATS_URL, name: 'leadfinder', logger: logger.child({ component: 'nats' }) });
+    nats = await connectNats({
+      url: config.LEADFINDER_NATS_URL, name: 'leadfinder', logger: logger.child({ component: 'nats' }),
+      auth: { credsFile: config.LEADFINDER_NATS_CREDS_FILE, user: config.LEADFINDER_NATS_USER, password: config.LEADFINDER_NATS_PASSWORD, token: config.LEADFINDER_NATS_TOKEN },
+      tls: { caFile: config.LEADFINDER_NATS_TLS_CA_FILE, certFile: config.LEADFINDER_NATS_TLS_CERT_FILE, keyFile: config.LEADFINDER_NATS_TLS_KEY_FILE },
+    });
     events = await createNatsEventLog({ nats, logger: logger.child({ component: 'events' }) });
     work = await createNatsWorkQueue({ nats, logger: logger.child({ component: 'work' }) });
     stops = await createNatsStopFlags({ nats, logger: logger.child({ component: 'stops' }) });

@@ -1,24 +1,28 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { once } from 'node:events';
+import type { Logger } from '@leadfinder/platform';
 import { StartupError } from './adapters.js';
 
 /**
  * /healthz (process up) and /readyz (dependencies reachable, not draining) for the roles that serve no
- * public HTTP: coordinator, fetcher, filter. Kubernetes probes and operators use it.
+ * public HTTP: coordinator, fetcher, filter. Kubernetes probes and operators use it. The answers are the
+ * edge's, byte for byte (routes/health.ts): 200 `{"status":"ok"}`, or 503 `{"detail":"Not ready"}` with
+ * the reason kept out of the body, so one probe or dashboard reads every role alike.
  */
-export async function startHealthServer(options: { host: string; port: number; ready: () => Promise<boolean> }): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startHealthServer(options: { host: string; port: number; ready: () => Promise<boolean>; logger?: Logger }): Promise<{ port: number; stop(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const reply = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
       res.end(JSON.stringify(body));
+    };
+    const notReady = (error?: unknown) => {
+      if (error !== undefined) options.logger?.warn('not ready', { error: String(error) });
+      reply(503, { detail: 'Not ready' });
     };
     if (req.url === '/healthz') return reply(200, { status: 'ok' });
     if (req.url === '/readyz') {
-      options.ready().then(
-        (ok) => reply(ok ? 200 : 503, { status: ok ? 'ready' : 'not ready' }),
-        (error: unknown) => reply(503, { status: 'not ready', error: String(error) }),
-      );
+      options.ready().then((ok) => (ok ? reply(200, { status: 'ok' }) : notReady()), (error: unknown) => notReady(error));
       return;
     }
     reply(404, { detail: 'Not Found' });

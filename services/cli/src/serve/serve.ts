@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildEdgeApp, createSessionSigner, createWebPlugin, signInMethod } from '@leadfinder/edge';
+import { buildAdminApp, buildEdgeApp, createSessionSigner, createWebPlugin, signInMethod } from '@leadfinder/edge';
 import { createCoordinator } from '@leadfinder/coordinator';
 import { devSignInRefusal, randomIds, systemClock } from '@leadfinder/platform';
 import { startTelemetry } from '@leadfinder/platform/telemetry';
@@ -46,7 +46,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         ? await serveFetcher({ port: config.LEADFINDER_GRPC_PORT, host: config.HOST, fetcher: await localFetcher(config, logger), logger })
         : await serveFilter({ port: config.LEADFINDER_GRPC_PORT, host: config.HOST, filter: localFilter(config, logger), logger });
       stops.push(() => grpc.stop());
-      const health = await startHealthServer({ host: config.HOST, port: config.LEADFINDER_HEALTH_PORT, ready: async () => !draining });
+      const health = await startHealthServer({ host: config.HOST, port: config.LEADFINDER_HEALTH_PORT, ready: async () => !draining, logger });
       stops.unshift(() => health.stop());
       logger.info(`${role} serving gRPC`, { port: grpc.port });
       return { url: null, stop: stopAll };
@@ -79,7 +79,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         await research.close();
       });
       if (role === 'coordinator') {
-        const health = await startHealthServer({ host: config.HOST, port: config.LEADFINDER_HEALTH_PORT, ready });
+        const health = await startHealthServer({ host: config.HOST, port: config.LEADFINDER_HEALTH_PORT, ready, logger });
         stops.unshift(() => health.stop());
         logger.info('coordinator started');
         return { url: null, stop: stopAll };
@@ -102,6 +102,20 @@ export async function startService(config: Config, role: Role, logger: Logger): 
       throw listenError(error, config.HOST, config.PORT, 'PORT');
     }
     stops.unshift(() => app.close());
+    if (config.LEADFINDER_ADMIN_PORT !== undefined && config.LEADFINDER_ADMIN_TOKEN) {
+      // The admin API on its own listener (buildEdgeApp leaves /admin out when this port is set).
+      const admin = await buildAdminApp({
+        config, logger: logger.child({ role: 'admin' }), clock: systemClock, ids: randomIds,
+        store: infra.store, events: infra.events, work: infra.work, stops: infra.stops, billing: infra.billing, sessions,
+      }, config.LEADFINDER_ADMIN_TOKEN);
+      try {
+        await admin.listen({ host: config.HOST, port: config.LEADFINDER_ADMIN_PORT });
+      } catch (error) {
+        throw listenError(error, config.HOST, config.LEADFINDER_ADMIN_PORT, 'LEADFINDER_ADMIN_PORT');
+      }
+      stops.unshift(() => admin.close());
+      logger.info('admin API listening apart from the public port', { port: config.LEADFINDER_ADMIN_PORT });
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;

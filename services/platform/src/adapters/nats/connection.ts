@@ -1,4 +1,5 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { readFileSync } from 'node:fs';
+import { connect, credsAuthenticator, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
@@ -20,6 +21,26 @@ export interface ConnectNatsOptions {
   /** Connection name shown by the server's monitoring (the role and pod). */
   name: string;
   logger: Logger;
+  /** Credentials: a .creds file (JWT and NKey seed), a user and password, or a token. @default none */
+  auth?: { credsFile?: string | undefined; user?: string | undefined; password?: string | undefined; token?: string | undefined };
+  /** TLS: a CA bundle that verifies the server; a client certificate and key for mutual TLS. @default none (a tls:// URL still uses TLS, with the system roots) */
+  tls?: { caFile?: string | undefined; certFile?: string | undefined; keyFile?: string | undefined };
+}
+
+/** The credential and TLS half of the connection options. */
+function securityOptions(options: ConnectNatsOptions): Partial<NodeConnectionOptions> {
+  const { credsFile, user, password, token } = options.auth ?? {};
+  const { caFile, certFile, keyFile } = options.tls ?? {};
+  const tlsUrl = options.url.split(',').some((s) => s.trim().startsWith('tls://'));
+  return {
+    // Read at every (re)connect, so a rotated creds file in a mounted Secret is picked up.
+    ...(credsFile ? { authenticator: credsAuthenticator(() => readFileSync(credsFile)) } : {}),
+    ...(user ? { user, pass: password ?? '' } : {}),
+    ...(token ? { token } : {}),
+    ...(caFile || certFile || keyFile || tlsUrl
+      ? { tls: { ...(caFile ? { caFile } : {}), ...(certFile ? { certFile } : {}), ...(keyFile ? { keyFile } : {}) } }
+      : {}),
+  };
 }
 
 /** Connect to NATS with JetStream; reconnects forever and logs status changes. */
@@ -31,6 +52,7 @@ export async function connectNats(options: ConnectNatsOptions): Promise<NatsHand
       servers: options.url.split(',').map((s) => s.trim()).filter(Boolean),
       name: options.name,
       maxReconnectAttempts: -1,
+      ...securityOptions(options),
     });
   } catch (err) {
     throw new UnavailableError('nats', `cannot connect to NATS: ${String(err)}`, { cause: err });
