@@ -39,6 +39,22 @@ async function seriousViolations(page: Page): Promise<string[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.join(' ')}`);
 }
 
+/**
+ * WCAG contrast ratio of two CSS colours (rgb()/rgba() as getComputedStyle gives them). axe-core checks
+ * text; the borders of controls, the focus ring and badge outlines (non-text, 3:1) are checked here.
+ */
+function contrast(a: string, b: string): number {
+  const lum = (css: string) => {
+    const [r, g, bl] = css.match(/[\d.]+/g)!.slice(0, 3).map(Number).map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
 /** A screenshot at both widths; the narrow one must not scroll sideways. */
 async function shootBoth(page: Page, name: string): Promise<void> {
   const before = page.viewportSize()!;
@@ -90,6 +106,19 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
     expect(await page.getByRole('button', { name: 'API keys' }).isVisible()).toBe(false);
     expect(await page.title()).toBe('Sign in — leadfinder');
     expect(await seriousViolations(page)).toEqual([]);
+    // The check does fail on a serious violation (a button without a name).
+    await page.evaluate(() => document.querySelector('main')!.append(Object.assign(document.createElement('button'), { id: 'unnamed' })));
+    expect((await seriousViolations(page)).join()).toContain('button-name');
+    await page.evaluate(() => document.getElementById('unnamed')!.remove());
+    // Non-text contrast: the input border and the keyboard focus ring against the white page.
+    const email = page.getByLabel('Email');
+    await email.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab'); // focus by keyboard, so :focus-visible applies
+    const look = await email.evaluate((node) => { const st = getComputedStyle(node); return { border: st.borderTopColor, outline: st.outlineColor, outlineStyle: st.outlineStyle }; });
+    expect(contrast(look.border, 'rgb(255, 255, 255)')).toBeGreaterThanOrEqual(3);
+    expect(look.outlineStyle).toBe('solid');
+    expect(contrast(look.outline, 'rgb(255, 255, 255)')).toBeGreaterThanOrEqual(3);
     await shootBoth(page, '01-signed-out');
     await page.getByLabel('Email').fill('not an email');
     await page.getByRole('button', { name: 'Sign in (development)' }).click();
@@ -207,6 +236,15 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
     for (const text of passageLinks) expect(text).not.toBe('[source]');
     expect(await first.locator('button.mark').first().getAttribute('aria-expanded')).toBe('true');
 
+    // Badges and marks: text 4.5:1 on their fill, outline 3:1 against the page.
+    for (const selector of ['#run-status', '#results-body button.mark-stated', '#results-body button.mark-inferred', '#run-list .badge']) {
+      const found = page.locator(selector).first();
+      if (!(await found.count())) continue;
+      const c = await found.evaluate((node) => { const st = getComputedStyle(node); return { fg: st.color, bg: st.backgroundColor, border: st.borderTopColor }; });
+      expect(contrast(c.fg, c.bg), `${selector} text`).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(c.border, 'rgb(255, 255, 255)'), `${selector} outline`).toBeGreaterThanOrEqual(3);
+    }
+
     // The header balance went down by what was charged.
     await expect.poll(() => page.locator('#balance').innerText()).not.toBe('Available: $25.00');
     expect(await seriousViolations(page)).toEqual([]);
@@ -306,9 +344,9 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
 
   it('on a slow server: resumes after a reload, asks before a second search, says what a 402 is missing, stops, and recovers a failed sign-in', async () => {
     // A second server behind the fake public web (SearXNG on loopback) whose searches answer slowly, so
-    // the run is certainly still running; 7 USD buys one 5 USD hold and not a second.
+    // the runs are certainly still running; 12 USD buys two 5 USD holds and not a third.
     const web = await startFakeWeb();
-    const slow = await startServerProcess({ env: { ...web.resolveEnv, LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_WELCOME_BALANCE_USD: '7' } });
+    const slow = await startServerProcess({ env: { ...web.resolveEnv, LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_WELCOME_BALANCE_USD: '12' } });
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const asked: string[] = [];
     let answer = false;
@@ -347,15 +385,25 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       expect(asked[0]).toContain('“companies in Europe that raised money” is still running and spending.');
       expect(await p.locator('#run-list tr').count()).toBe(1);
 
-      // Accepting tries, and the 402 says how much is missing; the refused run is listed at once.
+      // Accepting starts a second search; both show in the list with live status and spend.
       answer = true;
       await p.getByRole('button', { name: 'Start search' }).click();
-      await expect.poll(() => p.locator('#notice-text').innerText()).toContain('so $3.00 is missing');
-      expect(await p.locator('#notice-text').innerText()).toMatch(/^Not enough balance: a search holds \$5\.00 while it runs and \$2\.00 is available/);
+      await expect.poll(() => p.locator('#run-query').innerText()).toBe('fintech companies in Paris');
+      const second = p.url();
+      expect(second).toMatch(/\?run=[0-9a-f]{32}$/);
+      expect(second).not.toBe(runUrl);
       await expect.poll(() => p.locator('#run-list tr').count()).toBe(2);
-      expect(await p.locator('#run-list tr').first().innerText()).toMatch(/Failed/);
-      expect(await p.locator('#run-list tr').nth(1).innerText()).toMatch(/Running[\s\S]*so far/);
-      expect(await p.locator('#balance').innerText()).toBe('Available: $2.00');
+      for (const i of [0, 1]) expect(await p.locator('#run-list tr').nth(i).innerText()).toMatch(/Running[\s\S]*so far/);
+      await expect.poll(() => p.locator('#balance').innerText()).toBe('Available: $2.00');
+
+      // A third is refused: the 402 says how much is missing, and the refused run is listed at once.
+      await p.getByLabel('What are you looking for?').fill('robotics companies in Munich');
+      await p.getByRole('button', { name: 'Start search' }).click();
+      await expect.poll(() => p.locator('#notice-text').innerText()).toContain('so $3.00 is missing');
+      expect(await p.locator('#notice-text').innerText()).toMatch(/^Not enough balance: a search holds \$5\.00 while it runs and \$2\.00 is available \(searches still running hold \$10\.00\)/);
+      await expect.poll(() => p.locator('#run-list tr').count()).toBe(3);
+      expect(await p.locator('#run-list tr').first().innerText()).toMatch(/robotics companies in Munich[\s\S]*Failed/);
+      expect(p.url()).toBe(second);
       await shootBoth(p, '07-insufficient-balance');
 
       // Stop: the record decides, and the sentence says where it stopped.
@@ -363,19 +411,18 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       await p.getByRole('button', { name: 'Stop' }).click();
       await expect.poll(() => p.locator('#run-status').innerText(), { timeout: 10_000 }).toBe('Stopped');
       expect(Date.now() - pressed).toBeLessThan(8_000);
-      expect(await p.locator('#run-summary').innerText()).toMatch(/^Stopped at \d+ of 50\. The rows that passed every filter are kept\.$/);
-      expect(await p.title()).toMatch(/^Stopped \(\d+ of 50\)/);
-      await expect.poll(() => p.locator('#run-list tr').nth(1).innerText()).toMatch(/Stopped/);
+      expect(await p.locator('#run-summary').innerText()).toMatch(/^Stopped at \d+ of 10\. The rows that passed every filter are kept\.$/);
+      expect(await p.title()).toMatch(/^Stopped \(\d+ of 10\): fintech companies in Paris — leadfinder$/);
+      await expect.poll(() => p.locator('#run-list tr').nth(1).innerText()).toMatch(/fintech companies in Paris[\s\S]*Stopped/);
       expect(await seriousViolations(p)).toEqual([]);
       await shootBoth(p, '08-stopped');
 
-      // A credential that fails mid-run: Stop cannot be confirmed, so the page offers to sign in again
-      // and comes back to the same run.
-      await p.getByLabel('What are you looking for?').fill('fintech companies in Paris');
-      await p.getByRole('button', { name: 'Start search' }).click();
-      await expect.poll(() => p.locator('#run-status').innerText()).toBe('Running');
-      const second = p.url();
-      expect(second).not.toBe(runUrl);
+      // The first run, opened from the list. Its credential fails mid-run: Stop cannot be confirmed, so
+      // the page offers to sign in again and comes back to the same run.
+      await p.getByRole('link', { name: 'companies in Europe that raised money' }).click();
+      await expect.poll(() => p.locator('#run-query').innerText()).toBe('companies in Europe that raised money');
+      expect(p.url()).toBe(runUrl);
+      expect(await p.locator('#run-status').innerText()).toBe('Running');
       expect((await p.request.post(`${slow.url}/auth/signout-everywhere`)).status()).toBe(200);
       await p.getByRole('button', { name: 'Stop' }).click();
       await expect.poll(() => p.getByRole('button', { name: 'Sign in again' }).first().isVisible()).toBe(true);
@@ -387,8 +434,8 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       await shootBoth(p, '09-signed-out-mid-run');
       await p.locator('#signin-again').click();
       await devSignIn(p, 'grace@example.com');
-      expect(p.url()).toBe(second);
-      await expect.poll(() => p.locator('#run-query').innerText()).toBe('fintech companies in Paris');
+      expect(p.url()).toBe(runUrl);
+      await expect.poll(() => p.locator('#run-query').innerText()).toBe('companies in Europe that raised money');
       expect(await p.locator('#run-message').isVisible()).toBe(false);
       // Still running (then Stop works again), or it ended meanwhile and says how.
       await expect.poll(() => p.locator('#run-status').innerText()).toMatch(/^(Running|Stopped|Done)$/);
@@ -396,7 +443,7 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
         await p.getByRole('button', { name: 'Stop' }).click();
         await expect.poll(() => p.locator('#run-status').innerText(), { timeout: 10_000 }).toBe('Stopped');
       }
-      expect(await p.locator('#run-summary').innerText()).toMatch(/^(Stopped at \d+ of 10\.|\d+ of 10 found)/);
+      expect(await p.locator('#run-summary').innerText()).toMatch(/^(Stopped at \d+ of 50\.|\d+ of 50 found)/);
     } finally {
       await ctx.close();
       await slow.stop();
