@@ -33,6 +33,27 @@ describe('routing', () => {
     expect((await h.app.inject({ method: 'GET', url: '/' })).body).toBe('web page');
   });
 
+  it('answers a method a path does not serve with 405, Allow and the {"detail"} shape', async () => {
+    const a = await h.createAccount(10);
+    const cases: [string, string, string][] = [
+      ['DELETE', '/v1/searches', 'GET, HEAD, POST'],
+      ['PUT', '/v1/searches/abc', 'GET, HEAD'],
+      ['PATCH', '/v1/searches/abc/events', 'GET, HEAD'],
+      ['PUT', '/v1/searches/abc/stop', 'POST'],
+      ['OPTIONS', '/healthz', 'GET, HEAD'],
+      ['TRACE', '/openapi.json', 'GET, HEAD'],
+      ['PUT', '/api/keys', 'GET, HEAD, POST'],
+      ['POST', '/api/keys/k1', 'DELETE'],
+    ];
+    for (const [method, url, allow] of cases) {
+      const res = await h.app.inject({ method: method as 'GET', url, headers: bearer(a.apiKey) });
+      expect([method, url, res.statusCode, res.headers.allow, res.json()]).toEqual([method, url, 405, allow, { detail: 'Method Not Allowed' }]);
+    }
+    // A served method still reaches its route, and an unknown path is still 404.
+    expect((await h.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'PUT', url: '/v1/nothing' })).statusCode).toBe(404);
+  });
+
   it('answers /healthz and /readyz, and /readyz 503 when a dependency fails', async () => {
     expect((await h.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
     expect((await h.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EdgeDeps } from './deps.js';
 import { searchCallerGuard, sessionGuard } from './auth/guards.js';
 import { installErrorHandler } from './http/errors.js';
+import { installMethodNotAllowed } from './http/methods.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { installRequestTracing } from './http/tracing.js';
 import { serverOptions } from './http/server-options.js';
@@ -42,6 +43,8 @@ export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
   installRequestTracing(app);
   installErrorHandler(app, deps.logger);
   installJsonBodyParser(app);
+  // Before any route, so it learns every path (405 with Allow for other methods on them).
+  installMethodNotAllowed(app);
   app.decorateRequest('caller', null);
 
   const limiter = createRateLimiter({ perMinute: deps.config.LEADFINDER_RATE_LIMIT_PER_MIN, clock: deps.clock });
