@@ -334,6 +334,46 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
     expect(await row.getByRole('link').innerText()).toBe(QUERY);
   });
 
+  it('on a phone, a missed target says so and why, with the new run brought into view', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    try {
+      await page.getByLabel('What are you looking for?').fill(QUERY);
+      await page.getByLabel('Rows wanted').fill('40');
+      await page.getByRole('button', { name: 'Start search' }).click();
+      await expect.poll(() => page.locator('#run-status').innerText()).toBe('Running');
+      const top = await page.locator('#run-title').evaluate((node) => node.getBoundingClientRect().top);
+      expect(top).toBeGreaterThanOrEqual(0);
+      expect(top).toBeLessThan(812);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('run-title');
+      await expect.poll(() => page.locator('#run-status').innerText(), { timeout: 60_000 }).toBe('Done');
+      const rows = await page.locator('#results-body tr.result').count();
+      expect(rows).toBeLessThan(40);
+      const sentence = await page.locator('#run-summary').innerText();
+      expect(sentence).toMatch(new RegExp(`^${rows} of 40 found: the target was missed\\. “.+” dropped \\d+ of \\d+ candidates\\.$`));
+      await shootBoth(page, '10-target-missed');
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+  }, 90_000);
+
+  it('when the stream is refused, re-reads the run record until it ends', async () => {
+    // The event stream of the next run answers 404 (as if the run vanished from the stream's view).
+    await page.route('**/v1/searches/*/events', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"detail":"Unknown search."}' }));
+    try {
+      await page.getByLabel('What are you looking for?').fill('companies in Berlin');
+      await page.getByLabel('Rows wanted').fill('2');
+      await page.getByRole('button', { name: 'Start search' }).click();
+      await expect.poll(() => page.locator('#run-message-text').innerText()).toBe('Live updates stopped; checking the run every few seconds instead.');
+      await expect.poll(() => page.locator('#run-status').innerText(), { timeout: 60_000 }).toMatch(/^(Done)$/);
+      expect(await page.locator('#run-message').isVisible()).toBe(false);
+      const rows = await page.locator('#results-body tr.result').count();
+      expect(await page.locator('#run-summary').innerText()).toMatch(new RegExp(`^${rows} of 2 found`));
+      expect(await page.locator('#run-cost').innerText()).toMatch(/charged \$\d+\.\d{2,4}/);
+    } finally {
+      await page.unroute('**/v1/searches/*/events');
+    }
+  }, 90_000);
+
   it('sends a strict Content-Security-Policy with the page', async () => {
     const response = await fetch(server.url + '/');
     const csp = response.headers.get('content-security-policy') ?? '';
