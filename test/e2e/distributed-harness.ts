@@ -87,6 +87,8 @@ export interface RoleProc extends Proc {
   role: ServiceRole;
   /** Public API base (edge only). */
   url: string | null;
+  /** Where /healthz and /readyz answer: the edge's PORT, the other roles' LEADFINDER_HEALTH_PORT. */
+  healthUrl: string;
   /** gRPC port (fetcher, filter). */
   grpcPort: number | null;
   /** The coordinator's lease-owner name, read from its "coordinator started" log line. */
@@ -111,7 +113,7 @@ export async function startRole(name: string, role: ServiceRole, env: Record<str
     const instanceId = role === 'coordinator'
       ? await waitUntil(`${name} to log its instance id`, async () => /"instanceId":"([^"]+)"/.exec(proc.output())?.[1], 10_000, proc)
       : null;
-    return Object.assign(proc, { role, url: role === 'edge' ? base : null, grpcPort, instanceId });
+    return Object.assign(proc, { role, url: role === 'edge' ? base : null, healthUrl: base, grpcPort, instanceId });
   } catch (error) {
     await proc.kill();
     throw error;
