@@ -82,11 +82,13 @@ export function followRun(http: HttpCore, id: string, options: FollowOptions = {
           const body: unknown = await response.json().catch(() => null);
           throw errorFromResponse(response.status, body, response.headers.get('retry-after'), response.statusText);
         }
-        if (!response.body) throw new ProtocolError(`GET ${runPath}/events answered without a body`);
+        // 204: the run is finished and we have had every event (the server's "do not reconnect").
+        const reader = response.status === 204 ? null : response.body?.getReader();
+        if (reader === undefined) throw new ProtocolError(`GET ${runPath}/events answered without a body`);
+        if (reader === null) closedByServer = true;
         const parser = new SseParser(arm);
         const decoder = new TextDecoder();
-        const reader = response.body.getReader();
-        for (;;) {
+        while (reader) {
           const { value, done } = await reader.read();
           if (done) {
             closedByServer = true;

@@ -146,6 +146,18 @@ describe('follow', () => {
     expect(resumed.cursor).toBe(truth.at(-1)!.seq);
   });
 
+  it('takes the server’s 204 for a finished run it has caught up with as the end, with the run confirmed', async () => {
+    const { id } = await direct.createSearch({ q: QUERY, target: 5 });
+    await direct.waitForResult(id, { intervalMs: 1000 });
+    const last = (await allEvents(id)).at(-1)!.seq;
+    const answer = await fetch(`${server.url}/v1/searches/${id}/events?since=${last}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(answer.status).toBe(204);
+    const follower = direct.follow(id, { since: last });
+    const seen: number[] = [];
+    for await (const { seq } of follower) seen.push(seq);
+    expect([seen, follower.run?.status, follower.reconnects]).toEqual([[], 'done', 0]);
+  });
+
   it('ends quietly when its signal aborts, leaving the run running', async () => {
     const { id } = await direct.createSearch({ q: QUERY, target: 5 });
     const abort = new AbortController();

@@ -102,7 +102,7 @@ export function describeEventsRoute(label: string, queuePorts: QueuePortsFactory
         expect(read.body).not.toMatch(/^(event|retry):/m);
       });
 
-      it('resumes after ?since and after Last-Event-ID, and the query wins over the header', async () => {
+      it('resumes after ?since and after Last-Event-ID, and after the later of the two when both are sent', async () => {
         const id = await startRun();
         const events = [status(id, 'one'), status(id, 'two'), status(id, 'three'), done(id)];
         const seqs = await append(id, events);
@@ -111,8 +111,11 @@ export function describeEventsRoute(label: string, queuePorts: QueuePortsFactory
         expect(frames(bySince.body).map((f) => f.split('\n')[0])).toEqual([`id: ${seqs[2]}`, `id: ${seqs[3]}`]);
         const byHeader = await readSse(`/v1/searches/${id}/events`, { ...bearer(key), 'last-event-id': String(seqs[2]) });
         expect(frames(byHeader.body).map((f) => f.split('\n')[0])).toEqual([`id: ${seqs[3]}`]);
-        const both = await readSse(`/v1/searches/${id}/events?since=${seqs[0]}`, { ...bearer(key), 'last-event-id': String(seqs[2]) });
-        expect(frames(both.body)).toHaveLength(3);
+        // A standard EventSource reconnects with its first URL (`?since` in it) and the newest Last-Event-ID.
+        const headerLater = await readSse(`/v1/searches/${id}/events?since=${seqs[0]}`, { ...bearer(key), 'last-event-id': String(seqs[2]) });
+        expect(frames(headerLater.body).map((f) => f.split('\n')[0])).toEqual([`id: ${seqs[3]}`]);
+        const queryLater = await readSse(`/v1/searches/${id}/events?since=${seqs[1]}`, { ...bearer(key), 'last-event-id': String(seqs[0]) });
+        expect(frames(queryLater.body).map((f) => f.split('\n')[0])).toEqual([`id: ${seqs[2]}`, `id: ${seqs[3]}`]);
         const zero = await readSse(`/v1/searches/${id}/events?since=0`, bearer(key));
         expect(frames(zero.body)).toHaveLength(4);
       });
@@ -142,6 +145,32 @@ export function describeEventsRoute(label: string, queuePorts: QueuePortsFactory
         const atEnd = await readSse(`/v1/searches/${id}/events`, { ...bearer(key), 'last-event-id': String(seqs[3]) }, 3000);
         expect(atEnd.ended).toBe(true);
         expect(frames(atEnd.body)).toEqual([]);
+      });
+
+      it('answers 204 (nothing more, do not reconnect) to a cursor at or past the end of a finished run, 200 without a cursor', async () => {
+        const id = await startRun();
+        const seqs = await append(id, [status(id, 'one'), done(id)]);
+        await finish(id);
+        for (const headers of [{ 'last-event-id': String(seqs[1]) }, { 'last-event-id': String(seqs[1]! + 50) }]) {
+          const read = await readSse(`/v1/searches/${id}/events`, { ...bearer(key), ...headers }, 3000);
+          expect([read.status, read.body, read.ended]).toEqual([204, '', true]);
+        }
+        expect((await readSse(`/v1/searches/${id}/events?since=${seqs[1]}`, bearer(key), 3000)).status).toBe(204);
+        // Caught up by the query, behind by the header: the later cursor decides.
+        expect((await readSse(`/v1/searches/${id}/events?since=${seqs[1]}`, { ...bearer(key), 'last-event-id': '0' }, 3000)).status).toBe(204);
+        // Events still to send: 200 with them.
+        const behind = await readSse(`/v1/searches/${id}/events?since=${seqs[0]}`, bearer(key), 3000);
+        expect([behind.status, frames(behind.body).length]).toEqual([200, 1]);
+        // A terminal run with no events at all (the 402 refusal's row), first connection: 200, closed at once, no frames.
+        const empty = await startRun();
+        await finish(empty);
+        const first = await readSse(`/v1/searches/${empty}/events`, bearer(key), 3000);
+        expect([first.status, first.ended, frames(first.body)]).toEqual([200, true, []]);
+        // Still running and caught up: a cursor gets the open stream, not 204.
+        const live = await startRun();
+        const liveSeqs = await append(live, [status(live, 'one')]);
+        const open = await readSse(`/v1/searches/${live}/events`, { ...bearer(key), 'last-event-id': String(liveSeqs[0]) }, 300);
+        expect([open.status, open.ended]).toEqual([200, false]);
       });
 
       if (options.storedAt) {

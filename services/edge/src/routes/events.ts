@@ -34,9 +34,15 @@ export function eventRoutes(deps: EdgeDeps): FastifyPluginAsync {
       '/searches/:id/events',
       async (request, reply) => {
         const account = callerOf(request);
-        const since = readCursor(request);
+        const { since, sent } = readCursor(request);
         const run = await findOwnRun(deps.store.runs, account.id, request.params.id);
         if (!run) throw notFound(UNKNOWN_SEARCH);
+        // A client resuming a finished run it has caught up with gets 204: the EventSource answer for
+        // "nothing more, do not reconnect" (a 200 that closes at once makes it reconnect forever). A first
+        // connection without a cursor keeps the 200 that closes with no frames (operator contract, 402 row).
+        if (sent && isTerminal(run.status) && (await deps.events.read(run.id, since, 1)).length === 0) {
+          return reply.code(204).header('cache-control', 'no-store').send();
+        }
         const held = open.get(account.id) ?? 0;
         if (held >= cap) throw new RateLimitedError(STREAM_RETRY_AFTER_S, `Too many open event streams: an account may hold ${cap}`);
         open.set(account.id, held + 1);
@@ -64,15 +70,21 @@ export function eventRoutes(deps: EdgeDeps): FastifyPluginAsync {
 /** Retry-After of a refused stream: streams end when their runs do, so a slot frees up soon. */
 const STREAM_RETRY_AFTER_S = 5;
 
-/** `?since=` wins over `Last-Event-ID`; both must be non-negative integers. No cursor: from the start. */
-function readCursor(request: FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>): number {
+/**
+ * The cursor is the later of `?since=` and `Last-Event-ID` (both non-negative integers, else 422): a
+ * standard EventSource reconnects with its original URL, `?since` included, and the newest
+ * `Last-Event-ID`, so the header is the newer position whenever it is the larger one. `sent`: the client
+ * gave a cursor at all. No cursor: from the start.
+ */
+function readCursor(request: FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>): { since: number; sent: boolean } {
   const raw = request.query.since;
-  if (raw !== undefined) return parseCursor(Array.isArray(raw) ? raw[raw.length - 1]! : raw, ['query', 'since']);
+  const fromQuery = raw === undefined ? undefined : parseCursor(Array.isArray(raw) ? raw[raw.length - 1]! : raw, ['query', 'since']);
   const header = request.headers['last-event-id'];
   // The header carries the same cursor as `since` (spec §4.5), and a validation `loc` starts with body,
   // query or path (operator contract), so a bad header is reported as the query field `since`.
-  if (typeof header === 'string' && header.trim() !== '') return parseCursor(header.trim(), ['query', 'since']);
-  return 0;
+  const fromHeader = typeof header === 'string' && header.trim() !== '' ? parseCursor(header.trim(), ['query', 'since']) : undefined;
+  if (fromQuery === undefined && fromHeader === undefined) return { since: 0, sent: false };
+  return { since: Math.max(fromQuery ?? 0, fromHeader ?? 0), sent: true };
 }
 
 function parseCursor(value: string, loc: string[]): number {
