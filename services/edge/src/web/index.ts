@@ -44,6 +44,7 @@ const STATIC_FILES: Record<string, string> = {
   '/app.js': 'app.js',
   '/app.css': 'app.css',
   '/csv.js': 'csv.js',
+  '/run-model.js': 'run-model.js',
 };
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 

@@ -6,6 +6,7 @@ import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { ADMIN_TOKEN, startHarness } from '../../test/harness.js';
 import type { Harness } from '../../test/harness.js';
 import type { Logger } from '@leadfinder/platform';
+import { RunEvent } from '@leadfinder/wire';
 import { createWebPlugin, CONTENT_SECURITY_POLICY, accountIdFor } from './index.js';
 
 function cookieFrom(setCookie: string | string[] | undefined, name: string): { value: string; attributes: string } | null {
@@ -183,6 +184,83 @@ describe('CSV export of the web page', () => {
     // No cell of the export starts with a formula character.
     const cells = lines.flatMap((l) => l.split(',')).map((c) => c.replace(/^"/, ''));
     expect(cells.filter((c) => /^[=+\-@\t]/.test(c))).toEqual([]);
+  });
+});
+
+describe('the run as the web page tells it (run-model.js)', () => {
+  let h: Harness;
+  type View = { rounds: { round: number; candidates: number; filters: { title: string; checked: number; passed: number | null; dropped: number | null; relaxed: { to: string; recovered: number } | null }[] }[]; rows: unknown[]; status: string; step: string; where: string; usd: number | null; final: unknown };
+  let model: {
+    newView(id: string, record: object): View;
+    applyEvent(v: View, event: object): string | null;
+    endSentence(v: View): string;
+  };
+  beforeAll(async () => {
+    h = await webHarness();
+    const served = await h.app.inject({ url: '/run-model.js' });
+    expect(served.headers['content-type']).toContain('javascript');
+    model = await import(`data:text/javascript,${encodeURIComponent(served.body)}`);
+  });
+  afterAll(async () => { await h.close(); });
+
+  const stamp = { at: '2026-01-01T00:00:00.000Z', runId: 'a'.repeat(32) };
+  const filters = [{ index: 1, title: 'Based in Berlin', criterion: 'The company is based in Berlin.' }, { index: 2, title: 'Raised a seed round', criterion: 'The company raised a seed round.' }];
+  const verdict = (index: number, title: string) => ({ index, title, rationale: 'r', rationale_mode: 'rules', verification: 'stated', relaxed: false, passages: [] });
+  const row = (name: string) => ({ name, entity_type: 'company', details: 'd', intent_signal: '', discovery_rationale: '', rationale: 'r', source_urls: ['https://a.example/'], supporting_passages: [], by_filter: [verdict(1, 'Based in Berlin'), verdict(2, 'Raised a seed round')], status: 'passed', round: 1 });
+  /** Feeds events through the wire schema first, so the page is tested against payloads the server can send. */
+  function play(v: View, events: object[]): (string | null)[] {
+    return events.map((e) => model.applyEvent(v, RunEvent.parse({ ...stamp, ...e })));
+  }
+  const funnel = (round: number, candidates: number, steps: [number, number][]) => [
+    { type: 'funnel_open', round, candidates, filters },
+    ...steps.flatMap(([passed, dropped], i) => [
+      { type: 'funnel_filter_start', round, index: i + 1, title: filters[i]!.title, candidates: passed + dropped },
+      { type: 'funnel_filter_done', round, index: i + 1, title: filters[i]!.title, passed, dropped },
+    ]),
+  ];
+
+  it('counts each round of the funnel and says which filter dropped most when the target is missed', () => {
+    const v = model.newView('a'.repeat(32), { query: 'q', target: 10 });
+    const said = play(v, [
+      { type: 'status', where: 'planning', message: 'Planning the research' },
+      { type: 'plan', entity_type: 'company', filters, queries: ['q'], date_range: null, sites: [], page_types: [], target: 10, speed: 'advanced', relax: true },
+      ...funnel(1, 25, [[20, 5], [5, 15]]),
+      ...funnel(2, 15, [[12, 3], [4, 8]]),
+      { type: 'final', table: Array.from({ length: 9 }, (_, i) => row(`Row ${i}`)), target: 10, met: false, filters, stopped: false, stopped_at: null },
+      { type: 'cost', stage: 'Done', usd: 0.0123 },
+      { type: 'done' },
+    ]);
+    expect(said.filter(Boolean)).toEqual(['Planning the research', 'Plan ready: looking for companies that pass 2 filters.', 'Round 1: 25 candidates found', 'Round 2: 15 candidates found']);
+    expect(v.rounds.map((r) => [r.candidates, ...r.filters.map((f) => [f.checked, f.passed, f.dropped])])).toEqual([[25, [25, 20, 5], [20, 5, 15]], [15, [15, 12, 3], [12, 4, 8]]]);
+    expect(v.usd).toBe(0.0123);
+    v.status = 'done';
+    expect(model.endSentence(v)).toBe('9 of 10 found: the target was missed. “Raised a seed round” dropped 23 of 32 candidates.');
+  });
+
+  it('gives a 0-of-10 run a reason, marks a loosened filter, and words stops, spend limits and failures', () => {
+    const v = model.newView('a'.repeat(32), { query: 'q', target: 10 });
+    const said = play(v, [
+      ...funnel(1, 40, [[31, 9], [0, 31]]),
+      { type: 'filter_relaxed', round: 1, index: 2, title: 'Raised a seed round', original_criterion: 'raised a seed round', criterion: 'raised money', rechecked: 31, recovered: 0 },
+    ]);
+    expect(said.at(-1)).toBe('Loosened “Raised a seed round”: raised money');
+    expect(v.rounds[0]!.filters[1]!.relaxed).toMatchObject({ to: 'raised money', recovered: 0 });
+    v.status = 'done';
+    expect(model.endSentence(v)).toBe('0 of 10 found: the target was missed. “Raised a seed round” dropped 31 of 31 candidates.');
+    const stopped = model.newView('a'.repeat(32), { target: 50 });
+    play(stopped, [{ type: 'final', table: Array.from({ length: 8 }, (_, i) => row(`S${i}`)), target: 50, met: false, filters, stopped: true, stopped_at: 'Searching' }]);
+    stopped.status = 'stopped';
+    expect(model.endSentence(stopped)).toBe('Stopped at 8 of 50. The rows that passed every filter are kept.');
+    stopped.status = 'budget_exhausted';
+    expect(model.endSentence(stopped)).toBe('The spend limit was reached at 8 of 50. The rows that passed every filter are kept.');
+    const failed = model.newView('a'.repeat(32), { target: 5 });
+    play(failed, [{ type: 'error', message: 'The search provider could not be reached.' }]);
+    failed.status = 'error';
+    expect(model.endSentence(failed)).toBe('The search failed: The search provider could not be reached. No rows were found.');
+    const empty = model.newView('a'.repeat(32), { target: 5 });
+    play(empty, [{ type: 'funnel_open', round: 1, candidates: 0, filters }]);
+    empty.status = 'done';
+    expect(model.endSentence(empty)).toBe('0 of 5 found: the pages searched named no candidates.');
   });
 });
 

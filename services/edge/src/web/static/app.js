@@ -1,6 +1,7 @@
 // leadfinder web page: sign-in, key panel, search workspace. Plain ES module; no inline code (strict CSP).
 // All text from the server is written with textContent, never as HTML.
 import { toCsv, verdictWord } from './csv.js';
+import { STATUS_WORDS, TERMINAL, applyEvent, endSentence, kindWord, newView, number, plural } from './run-model.js';
 
 const $ = (id) => document.getElementById(id);
 const Q_MAX = 2000;
@@ -21,8 +22,6 @@ function el(tag, props = {}, ...children) {
 }
 
 const usd = (n) => `$${(Math.round(n * 10000) / 10000).toFixed(n >= 1 ? 2 : 4)}`;
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const number = (n) => n.toLocaleString('en');
 
 /** The one polite live region: steps and outcomes, never every event. */
 let lastAnnounced = '';
@@ -296,18 +295,7 @@ const clip = (text, n) => (text.length > n ? `${text.slice(0, n - 1)}…` : text
 
 // ---------- a run: state ----------
 
-const TERMINAL = new Set(['done', 'stopped', 'budget_exhausted', 'interrupted', 'error']);
-const STATUS_WORDS = { running: 'Running', done: 'Done', stopped: 'Stopped', budget_exhausted: 'Spend limit reached', interrupted: 'Interrupted', error: 'Failed' };
 const storageKey = (id) => `leadfinder.run.${id}`;
-
-function newView(id, record = {}) {
-  return {
-    id, query: record.query ?? '', target: record.target ?? 50, speed: record.speed ?? 'advanced', relax: record.relax ?? true,
-    sites: record.sites ?? '', status: record.status ?? 'running', createdAt: record.createdAt ?? null, finishedAt: null,
-    cursor: 0, plan: null, rounds: [], rows: [], final: null, usd: null, usdDisplay: null, step: '', error: null,
-    where: '', stopRequested: false, ended: false, message: '', credentialFailed: false,
-  };
-}
 
 /** The view is kept per tab, so a reload resumes the stream after the last event handled (Last-Event-ID). */
 function save(v) {
@@ -382,7 +370,7 @@ async function follow(v) {
             else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
           }
           if (seq === null || !data.length || seq <= v.cursor) continue;
-          handleEvent(v, JSON.parse(data.join('\n')));
+          announce(applyEvent(v, JSON.parse(data.join('\n'))));
           v.cursor = seq; // advanced only after the event was handled
           scheduleRender();
         }
@@ -435,113 +423,6 @@ function credentialFailed(v) {
   v.message = 'Your sign-in has ended, so this page can no longer follow the run. It keeps running on the server: sign in again to see how it ends.';
   announce(v.message);
   scheduleRender();
-}
-
-function round(v, n) {
-  let r = v.rounds.find((x) => x.round === n);
-  if (!r) { r = { round: n, candidates: 0, filters: [] }; v.rounds.push(r); }
-  return r;
-}
-function filterStep(r, index, title) {
-  let f = r.filters.find((x) => x.index === index);
-  if (!f) { f = { index, title, checked: 0, passed: null, dropped: null, relaxed: null }; r.filters.push(f); r.filters.sort((a, b) => a.index - b.index); }
-  return f;
-}
-
-function handleEvent(v, event) {
-  switch (event.type) {
-    case 'plan':
-      v.plan = { entity_type: event.entity_type, filters: event.filters, date_range: event.date_range, sites: event.sites, page_types: event.page_types, target: event.target };
-      v.target = event.target;
-      announce(`Plan ready: looking for ${kindWord(event.entity_type, 2)} that pass ${plural(event.filters.length, 'filter')}.`);
-      break;
-    case 'status':
-      v.step = event.message;
-      v.where = event.where;
-      announce(event.message);
-      break;
-    case 'funnel_open':
-      round(v, event.round).candidates = event.candidates;
-      v.step = `Round ${event.round}: ${plural(event.candidates, 'candidate')} found`;
-      announce(v.step);
-      break;
-    case 'funnel_filter_start':
-      filterStep(round(v, event.round), event.index, event.title).checked = event.candidates;
-      v.step = `Round ${event.round}: checking “${event.title}” on ${plural(event.candidates, 'candidate')}`;
-      break;
-    case 'funnel_filter_done': {
-      const f = filterStep(round(v, event.round), event.index, event.title);
-      f.passed = event.passed;
-      f.dropped = event.dropped;
-      if (!f.checked) f.checked = event.passed + event.dropped;
-      break;
-    }
-    case 'filter_relaxed': {
-      const f = filterStep(round(v, event.round), event.index, event.title);
-      f.relaxed = { from: event.original_criterion, to: event.criterion, rechecked: event.rechecked, recovered: event.recovered };
-      v.step = `Loosened “${event.title}”: ${event.criterion}`;
-      announce(v.step);
-      break;
-    }
-    case 'progress':
-      v.rows = event.leads;
-      break;
-    case 'cost':
-      v.usd = event.usd;
-      break;
-    case 'final':
-      v.final = event;
-      v.rows = event.table;
-      break;
-    case 'error':
-      v.error = event.message;
-      break;
-    case 'done':
-      break;
-  }
-}
-
-const KIND_WORDS = { music_video: ['music video', 'music videos'], news: ['news item', 'news items'], company: ['company', 'companies'] };
-function kindWord(kind, n = 1) {
-  const [one, many] = KIND_WORDS[kind] ?? [kind.replace(/_/g, ' '), `${kind.replace(/_/g, ' ')}s`];
-  return n === 1 ? one : many;
-}
-
-/** The filter that dropped the most candidates over all rounds, with how many it checked. */
-function biggestDrop(v) {
-  const byIndex = new Map();
-  for (const r of v.rounds) {
-    for (const f of r.filters) {
-      if (f.dropped === null) continue;
-      const t = byIndex.get(f.index) ?? { title: f.title, dropped: 0, checked: 0 };
-      t.dropped += f.dropped;
-      t.checked += f.passed + f.dropped;
-      byIndex.set(f.index, t);
-    }
-  }
-  let worst = null;
-  for (const t of byIndex.values()) if (t.dropped > 0 && (!worst || t.dropped > worst.dropped)) worst = t;
-  return worst;
-}
-
-/** One sentence that says what happened, from the run record's status and the funnel counts. */
-function endSentence(v) {
-  const n = v.rows.length;
-  const target = v.final?.target ?? v.target;
-  const worst = biggestDrop(v);
-  const why = worst ? ` “${worst.title}” dropped ${number(worst.dropped)} of ${number(worst.checked)} candidates.` : '';
-  const candidates = v.rounds.reduce((s, r) => s + r.candidates, 0);
-  switch (v.status) {
-    case 'done':
-      if (n >= target || v.final?.met) return `${n} of ${target} found.${why}`;
-      if (v.rounds.length && candidates === 0) return `${n} of ${target} found: the pages searched named no candidates.`;
-      return `${n} of ${target} found: the target was missed.${why}`;
-    case 'stopped': return `Stopped at ${n} of ${target}. The rows that passed every filter are kept.`;
-    case 'budget_exhausted': return `The spend limit was reached at ${n} of ${target}. The rows that passed every filter are kept.`;
-    case 'interrupted': return `Interrupted while ${(v.where || 'working').replace(/_/g, ' ')}, at ${n} of ${target}.${v.final ? '' : ' No table was written.'}`;
-    case 'error': return v.message && !v.final && !v.error ? '' : `The search failed${v.error ? `: ${v.error.replace(/\.$/, '')}` : ''}. ${n ? `${n} rows had passed before it failed.` : 'No rows were found.'}`;
-    default: return '';
-  }
 }
 
 function finishRun(v, run) {
