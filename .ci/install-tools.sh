@@ -15,6 +15,8 @@ FERRETDB_VERSION=v1.24.2
 HELM_VERSION=v3.16.4
 KUBERNETES_VALIDATE_VERSION=1.37.0
 KUBERNETES_VALIDATE_VENV=${LEADFINDER_KUBERNETES_VALIDATE_VENV:-$HOME/.cache/leadfinder/kubernetes-validate}
+OPENAPI_SPEC_VALIDATOR_VERSION=0.9.0
+SCHEMATHESIS_VERSION=4.32.5
 
 fail() { echo "install step '$1' failed: $2" >&2; exit 1; }
 
@@ -101,5 +103,20 @@ install_kubernetes_validate() {
   version_ok "$bin" "${KUBERNETES_VALIDATE_VERSION}" --version || fail kubernetes-validate "$bin --version does not name ${KUBERNETES_VALIDATE_VERSION}"
 }
 
-tools=${*:-nats ferretdb helm kubernetes_validate chromium faketime}
+# pip_tool NAME VERSION BIN VERSION-ARGS...: NAME==VERSION from PyPI in its own venv under ~/.cache/leadfinder/NAME
+# (the OpenAPI tests find them there, or through LEADFINDER_TEST_<NAME>_BIN).
+pip_tool() {
+  local name=$1 version=$2 venv=$HOME/.cache/leadfinder/$1
+  local bin=$venv/bin/$3
+  shift 3
+  version_ok "$bin" "$version" "$@" && return 0
+  python3 -m venv "$venv" || fail "$name" "python3 -m venv exited non-zero"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "$name==$version" || fail "$name" "pip install exited non-zero"
+  version_ok "$bin" "$version" "$@" || fail "$name" "$bin $* does not name $version"
+}
+# The outside OpenAPI checkers of test/openapi: the document's validator and the API fuzzer.
+install_openapi_spec_validator() { pip_tool openapi-spec-validator "$OPENAPI_SPEC_VALIDATOR_VERSION" openapi-spec-validator --version; }
+install_schemathesis() { pip_tool schemathesis "$SCHEMATHESIS_VERSION" st --version; }
+
+tools=${*:-nats ferretdb helm kubernetes_validate openapi_spec_validator schemathesis chromium faketime}
 for tool in $tools; do "install_$tool"; done

@@ -119,8 +119,8 @@ describe('OpenAPI document', () => {
     return validate(body, schema as Record<string, unknown>, doc as unknown as Record<string, unknown>);
   }
 
-  it('is OpenAPI 3.1 and documents every endpoint', () => {
-    expect(doc.openapi).toBe('3.1.0');
+  it('is OpenAPI 3.2 and documents every endpoint', () => {
+    expect(doc.openapi).toBe('3.2.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/admin/accounts', '/admin/accounts/{id}', '/admin/accounts/{id}/close', '/admin/accounts/{id}/sessions', '/admin/accounts/{id}/topup',
       '/admin/openapi.json',
@@ -168,9 +168,14 @@ describe('OpenAPI document', () => {
       expect(new Set(samples.map(([, , r]) => r.status))).toEqual(new Set([200, 201, 202, 400, 401, 402, 404, 422]));
       const problems = samples.flatMap(([path, method, r]) => conforms(path, method, r.status, r.body).map((p) => `${method} ${path} ${r.status}: ${p}`));
       expect(problems).toEqual([]);
-      // Every event type validates against the text/event-stream schema.
-      expect(conforms('/v1/searches/{id}/events', 'GET', 200, final, 'text/event-stream')).toEqual([]);
-      expect(conforms('/v1/searches/{id}/events', 'GET', 200, { type: 'bogus' }, 'text/event-stream')).not.toEqual([]);
+      // Every event type validates against the schema of an SSE message's `data` (OpenAPI 3.2 itemSchema).
+      const item = (doc.paths['/v1/searches/{id}/events']!.get!.responses['200']!.content!['text/event-stream'] as unknown as {
+        itemSchema: { required: string[]; properties: { data: { contentMediaType: string; contentSchema: Record<string, unknown> } } };
+      }).itemSchema;
+      expect([item.required, item.properties.data.contentMediaType]).toEqual([['id', 'data'], 'application/json']);
+      const data = (event: unknown) => validate(event, item.properties.data.contentSchema, doc as unknown as Record<string, unknown>);
+      expect(data(final)).toEqual([]);
+      expect(data({ type: 'bogus' })).not.toEqual([]);
       // The checker is not vacuous.
       expect(conforms('/v1/searches', 'POST', 202, { id: 'x', status: 'running', extra: 1 })).not.toEqual([]);
     } finally {

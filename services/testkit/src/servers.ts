@@ -9,18 +9,25 @@ import { delimiter, join } from 'node:path';
  */
 export type ServerKind = 'mongodb' | 'nats';
 /** Programs some suites drive (found on PATH or at the usual place, or named by the environment). */
-export type ToolKind = 'helm' | 'chromium';
+export type ToolKind = 'helm' | 'chromium' | 'openapi-spec-validator' | 'schemathesis';
 
 const ENV: Record<ServerKind | ToolKind, string> = {
   mongodb: 'LEADFINDER_TEST_MONGODB_URL',
   nats: 'LEADFINDER_TEST_NATS_URL',
   helm: 'LEADFINDER_TEST_HELM_BIN',
   chromium: 'LEADFINDER_TEST_CHROMIUM_BIN',
+  'openapi-spec-validator': 'LEADFINDER_TEST_OPENAPI_SPEC_VALIDATOR_BIN',
+  schemathesis: 'LEADFINDER_TEST_SCHEMATHESIS_BIN',
 };
+
+/** The venvs .ci/install-tools.sh installs the PyPI tools into. */
+const venvBin = (tool: string, bin: string) => join(process.env.HOME ?? '/root', '.cache', 'leadfinder', tool, 'bin', bin);
 
 const TOOL_CANDIDATES: Record<ToolKind, string[]> = {
   helm: ['helm', join(process.env.HOME ?? '/root', 'go', 'bin', 'helm')],
   chromium: ['chromium', '/usr/bin/chromium', 'chromium-browser'],
+  'openapi-spec-validator': ['openapi-spec-validator', venvBin('openapi-spec-validator', 'openapi-spec-validator')],
+  schemathesis: ['st', venvBin('schemathesis', 'st')],
 };
 
 /**

@@ -6,8 +6,10 @@ import {
 } from '@leadfinder/wire';
 
 /**
- * The OpenAPI 3.1 document, generated from the same zod schemas the routes use (JSON Schema 2020-12 is
- * OpenAPI 3.1's own dialect, so zod's output is used as is).
+ * The OpenAPI 3.2 document, generated from the same zod schemas the routes use (JSON Schema 2020-12 is
+ * OpenAPI 3.1/3.2's own dialect, so zod's output is used nearly as is: see `tidy`). 3.2 because it is the
+ * first version that can say what an event stream carries (`itemSchema`); it is checked in CI by
+ * `@redocly/cli lint`, `openapi-spec-validator` and schemathesis (test/openapi).
  */
 type Json = Record<string, unknown>;
 
@@ -15,12 +17,43 @@ export const HealthBody = z.object({ status: z.literal('ok') });
 
 function schema(s: z.ZodType, io: 'input' | 'output' = 'output'): Json {
   const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Json;
-  return rest;
+  return tidy(rest) as Json;
 }
+
+/**
+ * zod writes `format: "starts_with"` next to the `pattern` of `.startsWith()`: not a JSON Schema format,
+ * and the pattern already says it. Dropped everywhere.
+ */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'format' && value === 'starts_with') continue;
+    out[key] = tidy(value);
+  }
+  return out;
+}
+
+/** `plan` → `PlanEvent`, `funnel_filter_done` → `FunnelFilterDoneEvent`. */
+const eventSchemaName = (type: string) => `${type.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Event`;
+
+/** Run ids are 32 lowercase hex digits. */
+const RUN_ID_PATTERN = '^[0-9a-f]{32}$';
+/** The largest cursor the server reads (a safe integer). */
+const MAX_CURSOR = Number.MAX_SAFE_INTEGER;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
 const err = (description: string) => json('ErrorBody', description);
+/** Answers of every route that reads a JSON body. */
+const body = {
+  413: err('`Payload Too Large`: the body is over 64 KiB.'),
+  415: err('`Unsupported Media Type`: the body is not JSON.'),
+};
+/** For the routes without credentials: the only client error they can give. */
+const methodNotAllowed = { 405: err('`Method Not Allowed`: another method than the ones listed in `Allow`.') };
+const noAuth: Json[] = [];
 
 const common = {
   401: err('`Missing credentials` or `Invalid credentials`.'),
@@ -43,9 +76,25 @@ const admin = [{ adminToken: [] }];
 const SSE_DESCRIPTION = [
   'Server-sent events. Each frame is a line `id: <seq>`, a line `data: <json>` and a blank line; the JSON is',
   'one of the event objects below, its kind in the `type` field (no `event:` or `retry:` lines). Lines',
-  'starting with `:` are keepalives. Resume with `?since=<seq>` or `Last-Event-ID: <seq>` (the query wins).',
+  'starting with `:` are keepalives. Resume with `?since=<seq>` or `Last-Event-ID: <seq>`; with both, the',
+  'stream resumes after the larger (an EventSource reconnects with its first URL and the newest id).',
   'The stream closes once the run is terminal and every event was sent; closing it never stops the run.',
+  'A first connection without a cursor to a run that ended with no events (the 402 refusal) gets 200 and',
+  'an at once closed stream with no frames.',
 ].join(' ');
+
+const NOTHING_MORE = [
+  'Nothing more, do not reconnect: the request sent a cursor (`since` or `Last-Event-ID`), the run is',
+  'terminal and no event follows the cursor. EventSource clients stop on 204. Confirm the outcome with',
+  '`GET /v1/searches/{id}`.',
+].join(' ');
+
+/** Links that let a client (or a stateful tester) go from a created run to what can be done with it. */
+const runLinks = {
+  getSearch: { operationId: 'getSearch', parameters: { id: '$response.body#/id' }, description: 'The run record.' },
+  stopSearch: { operationId: 'stopSearch', parameters: { id: '$response.body#/id' }, description: 'Stop the run.' },
+  streamSearchEvents: { operationId: 'streamSearchEvents', parameters: { id: '$response.body#/id' }, description: 'Follow its events.' },
+};
 
 /**
  * `public`: what `/openapi.json` serves to anyone: the search, key and probe endpoints, nothing of the
@@ -63,10 +112,20 @@ export function buildOpenApiDocument(audience: 'public' | 'admin' = 'public'): J
 }
 
 function buildFullDocument(): Json {
-  const events = RunEvent.options.map((o) => schema(o));
+  const eventSchemas = Object.fromEntries(RunEvent.options.map((o) => [eventSchemaName(o.shape.type.value), schema(o)]));
+  const accepted = schema(CreateSearchAccepted) as { properties: { id: Json } };
+  accepted.properties.id = { ...accepted.properties.id, pattern: RUN_ID_PATTERN };
+  const cursor = { type: 'integer', minimum: 0, maximum: MAX_CURSOR };
   return {
-    openapi: '3.1.0',
-    info: { title: 'leadfinder', version: '1.0.0', description: 'Asynchronous web-research API.' },
+    openapi: '3.2.0',
+    info: {
+      title: 'leadfinder',
+      version: '1.0.0',
+      description: 'Asynchronous web-research API.',
+      license: { name: 'Proprietary (UNLICENSED): all rights reserved', identifier: 'LicenseRef-Proprietary' },
+    },
+    // Relative: the document describes whichever host serves it (`npm start`: http://127.0.0.1:8080).
+    servers: [{ url: '/', description: 'The host that serves this document.' }],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key (`lf_live_…`) or session token (`eyJ…`).' },
@@ -74,11 +133,18 @@ function buildFullDocument(): Json {
       },
       schemas: {
         CreateSearchRequest: schema(CreateSearchRequest, 'input'),
-        CreateSearchAccepted: schema(CreateSearchAccepted),
+        CreateSearchAccepted: accepted,
         RunRecord: schema(RunRecord),
         RunList: schema(RunList),
         StopAccepted: schema(StopAccepted),
-        RunEvent: { oneOf: events, discriminator: { propertyName: 'type' } },
+        RunEvent: {
+          oneOf: Object.keys(eventSchemas).map(ref),
+          discriminator: {
+            propertyName: 'type',
+            mapping: Object.fromEntries(RunEvent.options.map((o) => [o.shape.type.value, `#/components/schemas/${eventSchemaName(o.shape.type.value)}`])),
+          },
+        },
+        ...eventSchemas,
         ErrorBody: schema(ErrorBody),
         ValidationErrorBody: schema(ValidationErrorBody),
         InsufficientBalanceBody: schema(InsufficientBalanceBody),
@@ -96,21 +162,22 @@ function buildFullDocument(): Json {
     paths: {
       '/v1/searches': {
         post: {
+          operationId: 'createSearch',
           summary: 'Start a search (reserves 5.00 USD)',
           security: bearer,
           requestBody: { required: true, content: { 'application/json': { schema: ref('CreateSearchRequest') } } },
           responses: {
-            202: json('CreateSearchAccepted', 'Accepted and funds reserved.'),
+            202: { ...json('CreateSearchAccepted', 'Accepted and funds reserved.'), links: runLinks },
             400: err('`Empty query`.'),
             ...common,
             402: json('InsufficientBalanceBody', 'The balance cannot cover the reservation; nothing started.'),
-            413: err('Body larger than 64 KiB.'),
-            415: err('Body is not JSON.'),
+            ...body,
             422: validation('Invalid body (q length, target range, types, sites count, malformed JSON).'),
             500: err('`Internal server error` or `The reservation for this search could not be opened.`'),
           },
         },
         get: {
+          operationId: 'listSearches',
           summary: "The caller's 50 newest runs, newest first",
           security: bearer,
           responses: { 200: json('RunList', 'Runs without `result`.'), ...common },
@@ -118,6 +185,7 @@ function buildFullDocument(): Json {
       },
       '/v1/searches/{id}': {
         get: {
+          operationId: 'getSearch',
           summary: 'One run record',
           security: bearer,
           parameters: [idParam('Run id (32 hex).')],
@@ -126,6 +194,7 @@ function buildFullDocument(): Json {
       },
       '/v1/searches/{id}/stop': {
         post: {
+          operationId: 'stopSearch',
           summary: 'Raise the stop flag',
           security: bearer,
           parameters: [idParam('Run id.')],
@@ -134,15 +203,32 @@ function buildFullDocument(): Json {
       },
       '/v1/searches/{id}/events': {
         get: {
+          operationId: 'streamSearchEvents',
           summary: 'Event stream of a run',
           security: bearer,
           parameters: [
             idParam('Run id.'),
-            { name: 'since', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Send only events after this sequence.' },
-            { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Same cursor as `since`.' },
+            { name: 'since', in: 'query', required: false, schema: cursor, description: 'Send only events after this sequence.' },
+            { name: 'Last-Event-ID', in: 'header', required: false, schema: cursor, description: 'Same cursor as `since`; with both, the larger wins.' },
           ],
           responses: {
-            200: { description: SSE_DESCRIPTION, content: { 'text/event-stream': { schema: ref('RunEvent') } } },
+            200: {
+              description: SSE_DESCRIPTION,
+              content: {
+                'text/event-stream': {
+                  // OpenAPI 3.2: the schema of one SSE message; `data` is JSON text holding a RunEvent.
+                  itemSchema: {
+                    type: 'object',
+                    required: ['id', 'data'],
+                    properties: {
+                      id: { type: 'string', pattern: '^[0-9]+$', description: 'The event log sequence (rises, not contiguous).' },
+                      data: { type: 'string', contentMediaType: 'application/json', contentSchema: ref('RunEvent') },
+                    },
+                  },
+                },
+              },
+            },
+            204: { description: NOTHING_MORE },
             ...common,
             404: err('`Unknown search.`'),
             422: validation('`since` is not a non-negative integer.'),
@@ -152,21 +238,27 @@ function buildFullDocument(): Json {
       },
       '/api/keys': {
         post: {
+          operationId: 'createKey',
           summary: 'Create an API key (session token only)',
           security: bearer,
           requestBody: { required: true, content: { 'application/json': { schema: ref('CreateKeyRequest') } } },
           responses: {
-            201: json('CreatedKey', 'The key value, shown this once.'),
+            201: {
+              ...json('CreatedKey', 'The key value, shown this once.'),
+              links: { revokeKey: { operationId: 'revokeKey', parameters: { id: '$response.body#/id' }, description: 'Revoke it.' } },
+            },
             400: err('`name is required`.'),
             ...keyAuth,
+            ...body,
             409: err('`Too many keys: …`: the account has its cap of live keys; revoke one first.'),
             422: validation('`name` missing, empty or longer than 100 characters.'),
           },
         },
-        get: { summary: 'List live API keys', security: bearer, responses: { 200: json('KeyList', 'Keys.'), ...keyAuth } },
+        get: { operationId: 'listKeys', summary: 'List live API keys', security: bearer, responses: { 200: json('KeyList', 'Keys.'), ...keyAuth } },
       },
       '/api/keys/{id}': {
         delete: {
+          operationId: 'revokeKey',
           summary: 'Revoke an API key',
           security: bearer,
           parameters: [idParam('Key id.')],
@@ -175,20 +267,23 @@ function buildFullDocument(): Json {
       },
       '/admin/accounts': {
         post: {
+          operationId: 'adminCreateAccount',
           summary: 'Create an account with a balance, a first API key and a session token',
           security: admin,
           requestBody: { required: false, content: { 'application/json': { schema: ref('AdminCreateAccountRequest') } } },
-          responses: { 201: json('AdminCreatedAccount', 'Created.'), ...adminAuth, 422: validation('Invalid amount or email.') },
+          responses: { 201: json('AdminCreatedAccount', 'Created.'), ...adminAuth, ...body, 422: validation('Invalid amount or email.') },
         },
       },
       '/admin/accounts/{id}': {
         get: {
+          operationId: 'adminGetAccount',
           summary: 'Account balance',
           security: admin,
           parameters: [idParam('Account id.')],
           responses: { 200: json('AdminAccount', 'The account.'), ...adminAuth, ...unknownAccount },
         },
         delete: {
+          operationId: 'adminDeleteAccount',
           summary: 'Delete an account',
           security: admin,
           parameters: [idParam('Account id.')],
@@ -197,15 +292,17 @@ function buildFullDocument(): Json {
       },
       '/admin/accounts/{id}/topup': {
         post: {
+          operationId: 'adminTopUp',
           summary: 'Add to the balance',
           security: admin,
           parameters: [idParam('Account id.')],
           requestBody: { required: true, content: { 'application/json': { schema: ref('AdminTopupRequest') } } },
-          responses: { 200: json('AdminAccount', 'The account after the top-up.'), ...adminAuth, ...unknownAccount, 422: validation('Invalid amount.') },
+          responses: { 200: json('AdminAccount', 'The account after the top-up.'), ...adminAuth, ...unknownAccount, ...body, 422: validation('Invalid amount.') },
         },
       },
       '/admin/accounts/{id}/sessions': {
         post: {
+          operationId: 'adminIssueSession',
           summary: 'Issue a session token',
           security: admin,
           parameters: [idParam('Account id.')],
@@ -214,22 +311,38 @@ function buildFullDocument(): Json {
       },
       '/admin/accounts/{id}/close': {
         post: {
+          operationId: 'adminCloseAccount',
           summary: 'Close an account (403 on every later call)',
           security: admin,
           parameters: [idParam('Account id.')],
           responses: { 200: json('AdminAccount', 'The closed account.'), ...adminAuth, ...unknownAccount },
         },
       },
-      '/healthz': { get: { summary: 'Process up', responses: { 200: json('Health', 'Up.') } } },
-      '/readyz': {
-        get: { summary: 'Dependencies reachable', responses: { 200: json('Health', 'Ready.'), 503: err('`Not ready`.') } },
+      '/healthz': {
+        get: { operationId: 'healthz', summary: 'Process up', security: noAuth, responses: { 200: json('Health', 'Up.'), ...methodNotAllowed } },
       },
-      '/openapi.json': { get: { summary: 'This document (public endpoints)', responses: { 200: { description: 'OpenAPI 3.1 document.' } } } },
+      '/readyz': {
+        get: {
+          operationId: 'readyz',
+          summary: 'Dependencies reachable',
+          security: noAuth,
+          responses: { 200: json('Health', 'Ready.'), ...methodNotAllowed, 503: err('`Not ready`.') },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'openApiDocument',
+          summary: 'This document (public endpoints)',
+          security: noAuth,
+          responses: { 200: { description: 'OpenAPI 3.2 document.', content: { 'application/json': { schema: { type: 'object' } } } }, ...methodNotAllowed },
+        },
+      },
       '/admin/openapi.json': {
         get: {
+          operationId: 'adminOpenApiDocument',
           summary: 'This document with the admin API',
           security: admin,
-          responses: { 200: { description: 'OpenAPI 3.1 document.' }, ...adminAuth },
+          responses: { 200: { description: 'OpenAPI 3.2 document.', content: { 'application/json': { schema: { type: 'object' } } } }, ...adminAuth },
         },
       },
     },
