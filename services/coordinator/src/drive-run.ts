@@ -36,7 +36,7 @@ export async function driveRun(steps: RunSteps): Promise<void> {
   let emptyRounds = 0;
   for (let round = 1; round <= steps.tuning.maxRounds; round += 1) {
     await steps.enter(roundWhere(round, 'searching'));
-    const proposed = round === 1 ? plan.queries : await research.queries({ plan, round, used: state.usedQueries });
+    const proposed = round === 1 ? plan.queries : await research.queries({ plan, round, used: state.usedQueries, productiveSites: state.productiveSites() });
     const calls = roundSearches({ proposed, cursors: [...state.queryCursors.values()], maxPage: steps.tuning.maxSearchPages });
     if (calls.length === 0) return; // exhausted: no new query, and no query with a further page to read
     const answers = await searchRound(steps, calls);

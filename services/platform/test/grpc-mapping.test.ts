@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { FetchResponse, SearchRequest as SearchRequestMsg, SearchResponse as SearchResponseMsg } from '../src/gen/leadfinder/fetcher/v1/fetcher_service.js';
 import {
-  ExtractRequest, PlanResponse, RelaxResponse, ScreenRequest, VerifyRequest, VerifyResponse,
+  ExtractRequest, PlanResponse, QueriesRequest, RelaxResponse, ScreenRequest, VerifyRequest, VerifyResponse,
 } from '../src/gen/leadfinder/filter/v1/filter_service.js';
 import { FunnelFilter as FunnelFilterMsg } from '../src/gen/leadfinder/filter/v1/filter.js';
 import * as map from '../src/adapters/grpc/mapping.js';
@@ -35,6 +35,25 @@ describe('wire ⇄ proto mapping', () => {
     expect(viaBytes(map.fetchOutcome, FetchResponse, fx.fetchOk)).toEqual(fx.fetchOk);
     expect(viaBytes(map.fetchOutcome, FetchResponse, { ok: true, page: fx.pageUndated })).toEqual({ ok: true, page: fx.pageUndated });
     expect(viaBytes(map.fetchOutcome, FetchResponse, fx.fetchFailed)).toEqual(fx.fetchFailed);
+  });
+
+  test('the page model, a candidate\'s lead, a verdict\'s outcome and productive sites survive encoding', () => {
+    const model = {
+      subject: { name: 'Stripe', kind: 'company' as const, link: null, passage: 'Stripe', source: 'heading', facts: [{ label: 'Location', value: 'San Francisco, CA, USA', passage: 'Location: San Francisco, CA, USA' }] },
+      items: [{ name: 'Brex', kind: null, link: 'https://startupindex.example/companies/brex', passage: 'Brex — Corporate cards', source: 'list', facts: [] }],
+      siteName: null,
+    };
+    const page = { ...fx.page, model };
+    expect(viaBytes(map.fetchOutcome, FetchResponse, { ok: true, page })).toEqual({ ok: true, page });
+    const candidate = { ...fx.candidate, lead: 'https://startupindex.example/companies/brex' };
+    const verify = { plan: fx.plan, filter: fx.filter, candidate, pages: [page] };
+    expect(viaBytes(map.verifyRequest, VerifyRequest, verify)).toEqual(verify);
+    for (const outcome of ['yes', 'no', 'unclear'] as const) {
+      const verdict = { ...fx.verdict, pass: outcome === 'yes', outcome };
+      expect(viaBytes(map.verifyResponse, VerifyResponse, { verdict, usage: { calls: 0, inputTokens: 0, outputTokens: 0 } }).verdict).toEqual(verdict);
+    }
+    const queries = { plan: fx.plan, round: 2, used: ['a'], productiveSites: ['startupindex.example'] };
+    expect(viaBytes(map.queriesRequest, QueriesRequest, queries)).toEqual(queries);
   });
 
   test('every fetch failure code maps to a distinct proto value and back', () => {

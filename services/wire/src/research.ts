@@ -60,6 +60,8 @@ export const QueriesRequest = z.object({
   round: z.number().int().min(1),
   /** Queries already used, so fresh ones are different. */
   used: z.array(z.string()),
+  /** Sites (hosts) whose pages earlier rounds turned into rows, most productive first: worth searching within. */
+  productiveSites: z.array(z.string()).optional(),
 });
 export type QueriesRequest = z.infer<typeof QueriesRequest>;
 

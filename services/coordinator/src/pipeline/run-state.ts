@@ -84,6 +84,26 @@ export class RunState {
     return out;
   }
 
+  /**
+   * Hosts whose pages the rows so far were found on, most rows first (ties: first seen): the directory
+   * and news sites worth searching within in later rounds.
+   */
+  productiveSites(limit = 3): string[] {
+    const counts = new Map<string, number>();
+    for (const p of this.passed) {
+      const hosts = new Set<string>();
+      for (const page of this.pagesFor(this.pool.get(p.key)!.sourceUrls)) {
+        try {
+          hosts.add(new URL(page.finalUrl || page.url).hostname.toLowerCase());
+        } catch {
+          // Not a web URL: nothing to search within.
+        }
+      }
+      for (const h of hosts) counts.set(h, (counts.get(h) ?? 0) + 1);
+    }
+    return [...counts.entries()].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1]).slice(0, limit).map(([h]) => h);
+  }
+
   /** Rows so far, at most `target`, built from the latest merged view of each candidate. */
   rows(): ResultRow[] {
     return truncateRows(this.passed, this.target).map((p) => buildRow(this.pool.get(p.key)!, p.byFilter, p.round));

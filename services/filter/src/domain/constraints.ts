@@ -31,6 +31,8 @@ export interface TypedConstraints {
   size: SizeBound | null;
   hiring: boolean;
   cohort: Cohort | null;
+  /** Remote work: 'fully' (remote-first, fully remote), 'any' (remote at all), or null. */
+  remote: 'fully' | 'any' | null;
   /** The query with the typed phrases cut out. */
   rest: string;
 }
@@ -42,6 +44,8 @@ const FORM_PATTERNS: [OrgForm, RegExp][] = [
   ['inactive', /\b(?:that (?:have |has )?|which (?:have )?)?(?:shut down|shuttered|closed down|went under|ceased operations|(?:are |is )?(?:now )?(?:inactive|defunct|dead))\b/i],
   ['active', /\b(?:that are |which are |are )?(?:still (?:active|operating|running)|active|currently operating)\b(?!\s+(?:in|on))/i],
 ];
+
+const REMOTE = /\b(?:that (?:are|work) |which (?:are|work) |working )?(fully |100% |completely |entirely |all-)?remote(-first| first|ly)?\b(?!\s+sensing)/i;
 
 const HIRING = /\b(?:that are |which are |are |who are |currently |actively |now )*(?:hiring(?: now| right now| currently)?(?:\s+(?:engineers|developers|people|staff|remote(?:ly)?))?|recruiting|with open (?:roles|positions|jobs)|looking for (?:engineers|staff|employees|people))\b/i;
 
@@ -112,6 +116,13 @@ export function readConstraints(query: string): TypedConstraints {
     rest = cut(rest, m.index, m.index + m[0].length);
     break;
   }
+  let remote: 'fully' | 'any' | null = null;
+  const r = REMOTE.exec(rest);
+  if (r) {
+    remote = r[1] || r[2] ? 'fully' : 'any';
+    // "remote companies": keep the noun, drop the work-mode words.
+    rest = cut(rest, r.index, r.index + r[0].length);
+  }
   let hiring = false;
   const h = HIRING.exec(rest);
   if (h) {
@@ -138,7 +149,7 @@ export function readConstraints(query: string): TypedConstraints {
     rest = rest.replace(/\b(?:in|from|of)\s+the\s+(?:batch|cohort)\b/i, '').replace(/\s+/g, ' ').trim();
   }
   rest = rest.replace(/\b(?:that|which|who)\s+(?:are|were|is)?\s*(?=$|and\b)/i, '').replace(/\s+(?:and|that|which)$/i, '').replace(/\s+/g, ' ').trim();
-  return { forms, size, hiring, cohort, rest };
+  return { forms, size, hiring, cohort, remote, rest };
 }
 
 function escape(s: string): string {

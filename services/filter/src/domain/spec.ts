@@ -25,12 +25,13 @@ export type FilterSpec =
   | { kind: 'form'; form: OrgForm; steps: number }
   | { kind: 'size'; min: number | null; max: number | null; steps: number }
   | { kind: 'hiring'; steps: number }
+  | { kind: 'remote'; fully: boolean; steps: number }
   | { kind: 'cohort'; programme: string; season: string | null; year: number | null; steps: number };
 
 export function specOf(filter: FunnelFilter): FilterSpec | null {
   const spec = filter.spec as Partial<FilterSpec>;
   switch (spec.kind) {
-    case 'type': case 'location': case 'event': case 'period': case 'terms': case 'form': case 'size': case 'hiring': case 'cohort':
+    case 'type': case 'location': case 'event': case 'period': case 'terms': case 'form': case 'size': case 'hiring': case 'cohort': case 'remote':
       return spec as FilterSpec;
     default:
       return null;

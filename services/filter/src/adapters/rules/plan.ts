@@ -200,6 +200,12 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
       kind: 'size', min: typed.size.min, max: typed.size.max, steps: 0,
     }));
   }
+  if (typed.remote) {
+    const fully = typed.remote === 'fully';
+    filters.push(filter(filters.length + 1, fully ? 'Works fully remotely' : 'Works remotely', `The ${kind} ${fully ? 'is fully remote (remote-first)' : 'works remotely'}.`, {
+      kind: 'remote', fully, steps: 0,
+    }));
+  }
   if (typed.hiring) {
     filters.push(filter(filters.length + 1, 'Is hiring', `The ${kind} is hiring now.`, { kind: 'hiring', steps: 0 }));
   }
@@ -251,7 +257,7 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   // With a form, cohort, size or hiring constraint the typed phrasings lead: the kind and place alone
   // ("company India") find pages about everything.
   const typed = typedPhrasings(specs, typeTitle, place, noun);
-  if (specs.some((s) => s.kind === 'form' || s.kind === 'cohort' || s.kind === 'size' || s.kind === 'hiring')) pool.unshift(...typed);
+  if (specs.some((s) => s.kind === 'form' || s.kind === 'cohort' || s.kind === 'size' || s.kind === 'hiring' || s.kind === 'remote')) pool.unshift(...typed);
   else pool.push(...typed);
   // Each preferred page type gets its own phrasing of every query (not all types' words on each).
   const steered = steerByPageTypes(pool, plan.sites.pageTypes);
@@ -272,13 +278,14 @@ function typedPhrasings(specs: readonly FilterSpec[], typeTitle: string, place: 
   const cohort = specs.find((s) => s.kind === 'cohort');
   const batch = cohort?.kind === 'cohort' ? [cohort.programme, cohort.season ?? '', cohort.year ? String(cohort.year) : ''].join(' ') : '';
   const hiring = specs.some((s) => s.kind === 'hiring') ? 'hiring' : '';
+  const remote = specs.some((s) => s.kind === 'remote') ? 'remote' : '';
   const at = place ? `in ${place}` : '';
   return [
-    [forms, topic, plural, at],
+    [forms, remote, topic, plural, at],
     [batch, topic, plural, forms],
     ['top', topic, plural, at],
     [topic, 'startups list', place],
-    [topic, plural, at, hiring],
+    [remote, topic, plural, at, hiring],
     [forms, topic, plural, 'directory', place],
     [batch, 'batch', plural, 'list'],
     [topic, plural, place, 'profile'],
@@ -307,8 +314,16 @@ export function buildPlan(query: string, now: Date, sites: string): ResearchPlan
   };
 }
 
-/** Fresh queries for a later round: unused entries of the pool, up to four; none when exhausted. */
-export function nextQueries(plan: ResearchPlan, used: readonly string[]): string[] {
+/**
+ * Fresh queries for a later round: the plan's best phrasing within each site earlier rounds found
+ * productive (a directory or news site that gave rows), then unused entries of the pool; up to four,
+ * none when exhausted.
+ */
+export function nextQueries(plan: ResearchPlan, used: readonly string[], productiveSites: readonly string[] = []): string[] {
   const seen = new Set(used.map((u) => u.toLowerCase().trim()));
-  return queryPool(plan).filter((q) => !seen.has(q.toLowerCase())).slice(0, 4);
+  const pool = queryPool(plan);
+  // Sites the query scope already limits searches to need no site: term.
+  const within = plan.sites.domains.length > 0 ? [] : productiveSites.slice(0, 2);
+  const bySite = within.flatMap((host) => pool.slice(0, 2).map((q) => `${q} site:${host}`));
+  return [...bySite, ...pool].filter((q) => !seen.has(q.toLowerCase())).slice(0, 4);
 }

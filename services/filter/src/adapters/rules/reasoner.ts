@@ -26,7 +26,7 @@ export function createRuleReasoner(): Reasoner {
       return { plan: buildPlan(request.query, parseNow(request.now), request.sites), usage: NO_USAGE };
     },
     async queries(request) {
-      return { queries: nextQueries(request.plan, request.used), usage: NO_USAGE };
+      return { queries: nextQueries(request.plan, request.used, request.productiveSites ?? []), usage: NO_USAGE };
     },
     async screen(request) {
       return { scores: screenHits(request.plan, request.hits), usage: NO_USAGE };

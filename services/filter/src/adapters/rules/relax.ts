@@ -90,7 +90,8 @@ function loosen(spec: FilterSpec, now: Date): Step | null {
     case 'size':
     case 'hiring':
     case 'cohort':
-      // A form, a headcount bound, hiring or a batch has no looser version that still answers the query.
+    case 'remote':
+      // A form, a headcount bound, hiring, a batch or remote work has no looser version that still answers the query.
       return null;
   }
 }

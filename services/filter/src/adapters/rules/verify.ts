@@ -344,6 +344,29 @@ function verifyHiring(filter: FunnelFilter, candidate: Candidate, evidence: Evid
   return unclear(filter, candidate, 'no passage says whether it is hiring.');
 }
 
+// ── remote work ─────────────────────────────────────────────────────────────────────────────────
+
+const REMOTE_LABEL = /remote|work(?:place)?\s*(?:mode|policy|model|style)|workplace/i;
+const REMOTE_SENTENCE = /\b(?:fully remote|remote-first|100% remote|all-remote|distributed team|work from anywhere)\b/i;
+
+/** A work-mode fact decides; else "Remote" among its locations; else a remote-first sentence. */
+function verifyRemote(filter: FunnelFilter, fully: boolean, candidate: Candidate, evidence: Evidence[]): Verdict {
+  for (const e of evidence) {
+    if (!e.fact || !REMOTE_LABEL.test(e.fact.label)) continue;
+    const v = e.fact.value;
+    if (/\b(?:no|none|on-?site|in[- ]office)\b/i.test(v)) return fail(filter, candidate, 'it works on site.', [e]);
+    if (fully && /\b(?:partly|partially|hybrid|some|optional)\b/i.test(v)) return fail(filter, candidate, `its work mode is “${v}”.`, [e]);
+    if (/remote|yes|distributed|anywhere/i.test(v)) return pass(filter, [e], 'stated');
+  }
+  const locations = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label));
+  const remoteLocation = locations.find((e) => /(^|[;,]\s*)Remote\b/i.test(e.fact!.value));
+  if (remoteLocation) return pass(filter, [remoteLocation], 'stated');
+  const sentence = evidence.find((e) => e.named && !e.fact && REMOTE_SENTENCE.test(e.text));
+  if (sentence) return pass(filter, [sentence], 'stated');
+  if (locations.length > 0) return fail(filter, candidate, 'its locations list no remote work.', [locations[0]!]);
+  return unclear(filter, candidate, 'no passage states how it works.');
+}
+
 // ── cohort ──────────────────────────────────────────────────────────────────────────────────────
 
 const COHORT_LABEL = /batch|cohort|y ?combinator|\byc\b|accelerator|program/i;
@@ -434,6 +457,8 @@ export function verifyCandidate(plan: ResearchPlan, filter: FunnelFilter, candid
       return verifyHiring(filter, candidate, evidence);
     case 'cohort':
       return verifyCohort(filter, spec, candidate, evidence);
+    case 'remote':
+      return verifyRemote(filter, spec.fully, candidate, evidence);
     case 'event':
       return verifyEvent(filter, spec, candidate, evidence);
     case 'period':

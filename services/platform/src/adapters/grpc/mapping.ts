@@ -224,7 +224,7 @@ export const candidate = {
       key: v.key, name: v.name, entityType: entityTypes.toWire(v.entityType), details: v.details,
       intentSignal: v.intentSignal, discoveryRationale: v.discoveryRationale, sourceUrls: v.sourceUrls,
       passages: v.passages.map((p) => ({ text: p.text, url: p.url, score: p.score, published: nul(p.published) })),
-      domain: nul(v.domain), round: v.round, lead: nul(v.lead),
+      domain: nul(v.domain), round: v.round, ...(v.lead !== undefined ? { lead: v.lead } : {}),
     };
   },
 };
@@ -260,9 +260,9 @@ export const planResponse = {
 
 export const queriesRequest = {
   toProto: (r: wire.QueriesRequest): filterRpc.QueriesRequest =>
-    ({ plan: researchPlan.toProto(r.plan), round: r.round, used: r.used }),
+    ({ plan: researchPlan.toProto(r.plan), round: r.round, used: r.used, productiveSites: r.productiveSites ?? [] }),
   toWire: (r: filterRpc.QueriesRequest): wire.QueriesRequest =>
-    ({ plan: researchPlan.toWire(r.plan), round: r.round, used: r.used }),
+    ({ plan: researchPlan.toWire(r.plan), round: r.round, used: r.used, ...(r.productiveSites.length > 0 ? { productiveSites: r.productiveSites } : {}) }),
 };
 export const queriesResponse = {
   toProto: (r: wire.QueriesResponse): filterRpc.QueriesResponse => ({ queries: r.queries, usage: reasonerUsage.toProto(r.usage) }),

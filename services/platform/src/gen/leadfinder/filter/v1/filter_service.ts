@@ -49,6 +49,8 @@ export interface QueriesRequest {
   round: number;
   /** Queries already used, so fresh ones differ. */
   used: string[];
+  /** Sites (hosts) whose pages earlier rounds turned into rows, most productive first. */
+  productiveSites: string[];
 }
 
 /** Response of FilterService.Queries. */
@@ -303,7 +305,7 @@ export const PlanResponse: MessageFns<PlanResponse> = {
 };
 
 function createBaseQueriesRequest(): QueriesRequest {
-  return { plan: undefined, round: 0, used: [] };
+  return { plan: undefined, round: 0, used: [], productiveSites: [] };
 }
 
 export const QueriesRequest: MessageFns<QueriesRequest> = {
@@ -316,6 +318,9 @@ export const QueriesRequest: MessageFns<QueriesRequest> = {
     }
     for (const v of message.used) {
       writer.uint32(26).string(v!);
+    }
+    for (const v of message.productiveSites) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -357,6 +362,14 @@ export const QueriesRequest: MessageFns<QueriesRequest> = {
             message.used.push(reader.string());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.productiveSites.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -374,6 +387,11 @@ export const QueriesRequest: MessageFns<QueriesRequest> = {
       plan: isSet(object.plan) ? ResearchPlan.fromJSON(object.plan) : undefined,
       round: isSet(object.round) ? globalThis.Number(object.round) : 0,
       used: globalThis.Array.isArray(object?.used) ? object.used.map((e: any) => globalThis.String(e)) : [],
+      productiveSites: globalThis.Array.isArray(object?.productiveSites)
+        ? object.productiveSites.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.productive_sites)
+        ? object.productive_sites.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -388,6 +406,9 @@ export const QueriesRequest: MessageFns<QueriesRequest> = {
     if (message.used?.length) {
       obj.used = message.used;
     }
+    if (message.productiveSites?.length) {
+      obj.productiveSites = message.productiveSites;
+    }
     return obj;
   },
 
@@ -401,6 +422,7 @@ export const QueriesRequest: MessageFns<QueriesRequest> = {
       : undefined;
     message.round = object.round ?? 0;
     message.used = object.used?.map((e) => e) || [];
+    message.productiveSites = object.productiveSites?.map((e) => e) || [];
     return message;
   },
 };
