@@ -68,6 +68,13 @@ describe('query understanding: an entity kind and typed constraints, titled as a
     for (const f of p.filters) expect(f.criterion).not.toMatch(/\bis an? \w+s\b(?! \w)/);
   });
 
+  it('searches later rounds within the sites that gave rows', async () => {
+    const p = await plan('fintech startups in San Francisco');
+    const { queries } = await reasoner.queries({ plan: p, round: 2, used: p.queries, productiveSites: ['startupindex.example'] }, { signal });
+    expect(queries[0]).toMatch(/ site:startupindex\.example$/);
+    expect(queries.every((q) => !p.queries.includes(q))).toBe(true);
+  });
+
   it('phrases searches per constraint and as list pages, not the query reshuffled', async () => {
     const p = await plan('nonprofits working on education');
     expect(p.queries).toContain('nonprofit education companies');
@@ -116,6 +123,14 @@ describe('typed verification against the page model', () => {
     const p = await plan('Y Combinator startups from the W15 batch');
     expect((await verdicts(p, profile('GitLab', [fact('Batch', 'Winter 2015')]))).at(-1)).toMatchObject({ outcome: 'yes' });
     expect((await verdicts(p, profile('Zapier', [fact('Batch', 'S12')]))).at(-1)).toMatchObject({ outcome: 'no' });
+  });
+
+  it('reads remote work from a work-mode fact or "Remote" among the locations', async () => {
+    const p = await plan('fully remote companies');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a company', 'Works fully remotely']);
+    expect((await verdicts(p, profile('Zapier', [fact('Remote', 'Fully remote')]))).at(-1)).toMatchObject({ outcome: 'yes' });
+    expect((await verdicts(p, profile('Rappi', [fact('Location', 'Bogotá, Bogota, Colombia'), fact('Remote', 'Partly remote')]))).at(-1)).toMatchObject({ outcome: 'no' });
+    expect((await verdicts(p, profile('Deel', [fact('Location', 'San Francisco, CA, USA; Remote')]))).at(-1)).toMatchObject({ outcome: 'yes' });
   });
 
   it('reads hiring from a fact', async () => {
