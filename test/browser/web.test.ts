@@ -324,6 +324,12 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
     await expect.poll(() => other.locator('#run-summary').innerText(), { timeout: 15_000 }).toBe(sentence);
     expect(await other.locator('#funnel tbody tr.round').count()).toBeGreaterThan(0);
     expect(await other.locator('#results-body tr.result').count()).toBe(rows);
+    // A link to a run that is not this account's (or does not exist) says so and shows nothing else.
+    await other.goto(`${server.url}/?run=${'0'.repeat(32)}`);
+    await expect.poll(() => other.locator('#run-message-text').innerText()).toBe('This run was not found. It may belong to another account, or the link is mistyped.');
+    expect(await other.locator('#results-body tr').count()).toBe(0);
+    expect(await other.getByRole('button', { name: 'Stop' }).isVisible()).toBe(false);
+    expect(await other.locator('#run-summary').isVisible()).toBe(false);
     await other.close();
   });
 

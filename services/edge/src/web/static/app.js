@@ -7,7 +7,7 @@ const $ = (id) => document.getElementById(id);
 const Q_MAX = 2000;
 const RECORD_POLL_MS = 2500;
 const LIST_POLL_MS = 4000;
-const state = { token: null, view: null, follow: null, watch: null, tick: null, listTimer: null, renderQueued: false };
+const state = { token: null, accountId: null, view: null, follow: null, watch: null, tick: null, listTimer: null, renderQueued: false };
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -137,6 +137,7 @@ async function boot() {
     return;
   }
   state.token = session.sessionToken;
+  state.accountId = session.accountId;
   $('nav').hidden = false;
   $('who').hidden = false;
   $('who-name').textContent = session.email || session.accountId;
@@ -159,11 +160,13 @@ $('dev-signin').addEventListener('submit', async (e) => {
   location.reload();
 });
 $('signout').addEventListener('click', async () => {
+  forgetRuns();
   await fetch('/auth/signout', { method: 'POST' });
   location.href = '/';
 });
 // Revokes every session of the account (other browsers, copied tokens); API keys stay valid.
 $('signout-everywhere').addEventListener('click', async () => {
+  forgetRuns();
   await fetch('/auth/signout-everywhere', { method: 'POST' });
   location.href = '/';
 });
@@ -299,17 +302,26 @@ const storageKey = (id) => `leadfinder.run.${id}`;
 
 /** The view is kept per tab, so a reload resumes the stream after the last event handled (Last-Event-ID). */
 function save(v) {
-  try { sessionStorage.setItem(storageKey(v.id), JSON.stringify(v)); } catch { /* storage full or off: a reload replays */ }
+  try { sessionStorage.setItem(storageKey(v.id), JSON.stringify({ accountId: state.accountId, view: v })); } catch { /* storage full or off: a reload replays */ }
 }
+/** Only the signed-in account's own saved run: another person signing in on this tab never sees it. */
 function restore(id) {
-  try { return JSON.parse(sessionStorage.getItem(storageKey(id)) || 'null'); } catch { return null; }
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(storageKey(id)) || 'null');
+    return saved && saved.accountId === state.accountId && saved.view && saved.view.id === id ? saved.view : null;
+  } catch { return null; }
+}
+function forgetRuns() {
+  try {
+    for (const key of Object.keys(sessionStorage)) if (key.startsWith('leadfinder.run.')) sessionStorage.removeItem(key);
+  } catch { /* storage off */ }
 }
 
 function openRun(id, record) {
   if (state.follow) state.follow.abort();
   if (state.watch) state.watch.abort();
   const saved = restore(id);
-  const v = saved && saved.id === id ? Object.assign(saved, { message: '', credentialFailed: false, stopRequested: false }) : newView(id, record);
+  const v = saved ? Object.assign(saved, { message: '', credentialFailed: false, stopRequested: false }) : newView(id, record);
   state.view = v;
   const url = new URL(location.href);
   url.searchParams.set('run', id);
@@ -329,7 +341,13 @@ function openRun(id, record) {
   }).catch((error) => {
     if (state.view !== v) return;
     if (error.status === 401) credentialFailed(v);
-    else if (error.status === 404) { v.message = 'This run was not found. It may belong to another account, or the link is mistyped.'; v.ended = true; v.status = 'error'; stopFollowing(); }
+    else if (error.status === 404) {
+      stopFollowing();
+      try { sessionStorage.removeItem(storageKey(id)); } catch { /* storage off */ }
+      state.view = Object.assign(newView(id), { ended: true, status: 'error', message: 'This run was not found. It may belong to another account, or the link is mistyped.' });
+      render();
+      return;
+    }
     scheduleRender();
   });
   if (!v.ended) follow(v); else render();
@@ -411,6 +429,8 @@ async function watchRecord(v) {
       scheduleRender();
     } catch (error) {
       if (error.status === 401) { credentialFailed(v); return; }
+      // Permanent refusals (closed account, unknown run): say so rather than ask again forever.
+      if (error.status === 403 || error.status === 404) { v.message = error.message; scheduleRender(); return; }
     }
     await new Promise((r) => setTimeout(r, RECORD_POLL_MS));
   }
