@@ -256,6 +256,9 @@ describe('the run as the web page tells it (run-model.js)', () => {
     const failed = model.newView('a'.repeat(32), { target: 5 });
     play(failed, [{ type: 'error', message: 'The search provider could not be reached.' }]);
     failed.status = 'error';
+    const stoppedEarly = model.newView('a'.repeat(32), { target: 50 });
+    stoppedEarly.status = 'stopped';
+    expect(model.endSentence(stoppedEarly)).toBe('Stopped at 0 of 50.');
     expect(model.endSentence(failed)).toBe('The search failed: The search provider could not be reached. No rows were found.');
     const empty = model.newView('a'.repeat(32), { target: 5 });
     play(empty, [{ type: 'funnel_open', round: 1, candidates: 0, filters }]);

@@ -454,6 +454,8 @@ function finishRun(v, run) {
   v.finishedAt = run.finishedAt ?? new Date().toISOString();
   if (run.result) { v.final = run.result; v.rows = run.result.table; }
   if (!v.credentialFailed) v.message = '';
+  // A run that ends changes the balance, so an earlier refusal's figures are stale.
+  if (!v.credentialFailed) notice('');
   stopFollowing();
   render();
   announce(endSentence(v) || STATUS_WORDS[v.status]);

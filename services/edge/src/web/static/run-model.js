@@ -121,8 +121,8 @@ export function endSentence(v) {
       if (n >= target || v.final?.met) return `${n} of ${target} found.${why}`;
       if (v.rounds.length && candidates === 0) return `${n} of ${target} found: the pages searched named no candidates.`;
       return `${n} of ${target} found: the target was missed.${why}`;
-    case 'stopped': return `Stopped at ${n} of ${target}. The rows that passed every filter are kept.`;
-    case 'budget_exhausted': return `The spend limit was reached at ${n} of ${target}. The rows that passed every filter are kept.`;
+    case 'stopped': return `Stopped at ${n} of ${target}.${n ? ' The rows that passed every filter are kept.' : ''}`;
+    case 'budget_exhausted': return `The spend limit was reached at ${n} of ${target}.${n ? ' The rows that passed every filter are kept.' : ''}`;
     case 'interrupted': return `Interrupted while ${(v.where || 'working').replace(/_/g, ' ')}, at ${n} of ${target}.${v.final ? '' : ' No table was written.'}`;
     case 'error': return v.message && !v.final && !v.error ? '' : `The search failed${v.error ? `: ${v.error.replace(/\.$/, '')}` : ''}. ${n ? `${n} rows had passed before it failed.` : 'No rows were found.'}`;
     default: return '';
