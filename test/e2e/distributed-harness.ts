@@ -96,7 +96,7 @@ export interface RoleProc extends Proc {
 }
 
 /** Starts `leadfinder serve --role <role>` and waits for its /readyz (on PORT or LEADFINDER_HEALTH_PORT). */
-export async function startRole(name: string, role: ServiceRole, env: Record<string, string>, options: { grpcPort?: number } = {}): Promise<RoleProc> {
+export async function startRole(name: string, role: ServiceRole, env: Record<string, string>, options: { grpcPort?: number; bin?: string } = {}): Promise<RoleProc> {
   const httpPort = await freePort();
   const grpcPort = role === 'fetcher' || role === 'filter' ? options.grpcPort ?? await freePort() : null;
   const roleEnv: Record<string, string> = {
@@ -106,7 +106,8 @@ export async function startRole(name: string, role: ServiceRole, env: Record<str
     ...(role === 'edge' ? { PORT: String(httpPort) } : { LEADFINDER_HEALTH_PORT: String(httpPort) }),
     ...(grpcPort !== null ? { LEADFINDER_GRPC_PORT: String(grpcPort) } : {}),
   };
-  const proc = spawnProc(name, process.execPath, [BIN, 'serve', '--role', role], roleEnv);
+  // `bin`: another entry point, e.g. the compiled bundle the image runs (deploy/build.mjs).
+  const proc = spawnProc(name, process.execPath, [options.bin ?? BIN, 'serve', '--role', role], roleEnv);
   const base = `http://127.0.0.1:${httpPort}`;
   try {
     await waitUntil(`${name} /readyz`, async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined), 60_000, proc);

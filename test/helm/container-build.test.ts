@@ -16,22 +16,31 @@ describe('deploy/Dockerfile', () => {
   const runtimeStart = lines.lastIndexOf(stages.at(-1)!);
   const runtime = lines.slice(runtimeStart);
 
-  it('builds in stages from node:20-bookworm-slim and installs production dependencies only', () => {
-    expect(stages.length).toBeGreaterThanOrEqual(2);
+  it('builds in stages from node:20-bookworm-slim, installs production dependencies only, and compiles with deploy/build.mjs', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(3);
     expect(lines).toContain('ARG NODE_IMAGE=node:20-bookworm-slim');
     const installs = lines.filter((l) => /\bnpm (ci|install|i)\b/.test(l));
     expect(installs.length).toBeGreaterThan(0);
     for (const l of installs) expect(l).toMatch(/--omit=dev/);
-    expect(lines.some((l) => /npm run build|tsc\b/.test(l))).toBe(false);
+    // The compile step is the one test/e2e/compiled-image.test.ts runs and starts role by role.
+    expect(lines).toContain('RUN node deploy/build.mjs /app/dist');
+    expect(runtime).toContain('COPY --from=build /app/dist ./dist');
+    expect(existsSync(join(REPO_ROOT, 'deploy', 'build.mjs'))).toBe(true);
+    // The build stage starts from the production install: esbuild must be a production package there.
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean; version?: string }> };
+    expect(lock.packages['node_modules/esbuild']?.version).toBeDefined();
+    expect(lock.packages['node_modules/esbuild']?.dev).toBeUndefined();
   });
 
-  it('runs as the non-root uid 10001 with the role chosen by argument', () => {
+  it('runs the compiled JavaScript with node directly, as the non-root uid 10001, with the role chosen by argument', () => {
     const user = runtime.filter((l) => /^USER /.test(l)).at(-1);
     expect(user).toMatch(/^USER 10001(:10001)?$/);
-    expect(runtime).toContain('ENTRYPOINT ["node", "services/cli/bin/leadfinder.mjs", "serve"]');
+    expect(runtime).toContain('ENTRYPOINT ["node", "dist/leadfinder.mjs", "serve"]');
     expect(runtime).toContain('CMD ["--role", "all"]');
     expect(runtime.some((l) => /^HEALTHCHECK/.test(l))).toBe(false);
-    expect(existsSync(join(REPO_ROOT, 'services', 'cli', 'bin', 'leadfinder.mjs'))).toBe(true);
+    // No TypeScript sources and no npm or tsx on the way to node.
+    expect(runtime.filter((l) => /^COPY /.test(l) && /\bservices\b/.test(l))).toEqual([]);
+    expect(runtime.filter((l) => /^(ENTRYPOINT|CMD)/.test(l)).join(' ')).not.toMatch(/npm|tsx|\.ts\b/);
   });
 
   it('copies the manifest of every workspace before npm ci, so the lockfile is honoured', () => {
@@ -40,10 +49,10 @@ describe('deploy/Dockerfile', () => {
     for (const ws of workspaces) expect(deps, ws).toContain(`COPY ${ws}/package.json ${ws}/`);
   });
 
-  it('copies only package*.json, proto/ and services/ from the build context', () => {
+  it('copies only package*.json into the runtime stage from the build context (the rest comes compiled from the build stage)', () => {
     const sources = runtime.filter((l) => /^COPY /.test(l) && !l.includes('--from='))
       .flatMap((l) => l.replace(/^COPY\s+/, '').split(/\s+/).slice(0, -1));
-    expect(sources.sort()).toEqual(['package-lock.json', 'package.json', 'proto', 'services']);
+    expect(sources.sort()).toEqual(['package-lock.json', 'package.json']);
   });
 });
 
@@ -53,6 +62,8 @@ describe('.dockerignore', () => {
     for (const e of ['**/node_modules', '.git', '.leadfinder', 'test-artifacts', 'bench', '**/*.test.ts']) {
       expect(entries, e).toContain(e);
     }
+    // deploy/ stays out, except the build script the build stage runs.
+    expect(entries.indexOf('!deploy/build.mjs')).toBeGreaterThan(entries.indexOf('deploy'));
   });
 });
 

@@ -225,7 +225,7 @@ spec:
               readOnly: true
             {{- end }}
       volumes:
-        # The root filesystem is read-only: tsx's compile cache and temporary files go to /tmp,
+        # The root filesystem is read-only: temporary files go to /tmp,
         # LEADFINDER_DATA_DIR (the bundled corpus sample) to /data.
         - name: tmp
           emptyDir:
