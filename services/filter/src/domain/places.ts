@@ -71,6 +71,12 @@ function gazetteer(): Index {
   return index;
 }
 
+/** Builds the gazetteer's index ahead of the first query (about 0.3 s of start-up instead of the first run's time). */
+export function warmGazetteer(): void {
+  const timer = setTimeout(() => gazetteer(), 0);
+  timer.unref?.();
+}
+
 function countryName(iso2: string): string {
   return (countries as Record<string, { name: string }>)[iso2]?.name ?? iso2;
 }

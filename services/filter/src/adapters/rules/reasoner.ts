@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '@leadfinder/platform';
 import type { ReasonerUsage } from '@leadfinder/wire';
 import type { Reasoner } from '../../ports/reasoner.js';
+import { warmGazetteer } from '../../domain/places.js';
 import { extractCandidates } from './extract.js';
 import { buildPlan, nextQueries } from './plan.js';
 import { relaxFilter } from './relax.js';
@@ -20,6 +21,7 @@ function parseNow(now: string): Date {
  * and it never invents — every name and quote is cut from a page.
  */
 export function createRuleReasoner(): Reasoner {
+  warmGazetteer();
   return {
     mode: 'rules',
     async plan(request) {
