@@ -25,7 +25,8 @@ b64() { printf '%s' "$1" | base64 | tr -d '\n'; }
 missing=""
 status=$(call GET "$url/$SECRET_NAME")
 case $status in
-  200) for key in $SECRET_KEYS; do grep -q "\"$key\"" "$body" || missing="$missing $key"; done ;;
+  # The API answers compact JSON: "key":"value" (an escaped copy in an annotation does not match).
+  200) for key in $SECRET_KEYS; do grep -q "\"$key\":\"" "$body" || missing="$missing $key"; done ;;
   404) missing=$SECRET_KEYS ;;
   *) echo "reading secret $ns/$SECRET_NAME: HTTP $status" >&2; cat "$body" >&2; exit 1 ;;
 esac
