@@ -81,4 +81,15 @@ describe('page model: structure before sentences', () => {
     expect(page.text).toContain(page.model!.items[0]!.passage);
     expect(page.model!.subject).toBeNull();
   });
+
+  it('reads schema.org PropertyValue facts (additionalProperty) under their own names', () => {
+    const page = extractHtml(`<html><head><script type="application/ld+json">${JSON.stringify({
+      '@type': 'Organization', name: 'PlanGrid',
+      additionalProperty: [{ '@type': 'PropertyValue', name: 'Status', value: 'Acquired' }, { '@type': 'PropertyValue', name: 'Team size', value: 355 }],
+    })}</script></head><body><main><p>Construction productivity software.</p></main></body></html>`);
+    expect(page.model!.subject!.facts).toEqual(expect.arrayContaining([
+      { label: 'Status', value: 'Acquired', passage: 'Acquired' },
+      { label: 'Team size', value: '355', passage: '355' },
+    ]));
+  });
 });

@@ -112,8 +112,15 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
     const name = typeof o.name === 'string' ? clean(o.name) : typeof o.headline === 'string' ? clean(o.headline) : '';
     if (kind && name) {
       const facts: { label: string; value: string }[] = [];
+      // schema.org's way to state any other fact: additionalProperty: [{ "@type": "PropertyValue", name, value }].
+      for (const pv of [o.additionalProperty].flat()) {
+        if (!pv || typeof pv !== 'object') continue;
+        const { name: label, value } = pv as Record<string, unknown>;
+        const text = valueText(value);
+        if (typeof label === 'string' && label.trim() && text) facts.push({ label: clean(label), value: text });
+      }
       for (const [key, value] of Object.entries(o)) {
-        if (key.startsWith('@') || key === 'name' || key === 'image' || key === 'logo') continue;
+        if (key.startsWith('@') || key === 'name' || key === 'image' || key === 'logo' || key === 'additionalProperty') continue;
         // Known properties get the label a person would print; others their own name, spelled out.
         const label = SCHEMA_LABELS[key.toLowerCase()] ?? humanise(key);
         if (!label) continue;

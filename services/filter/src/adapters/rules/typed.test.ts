@@ -147,6 +147,19 @@ describe('typed verification against the page model', () => {
     expect((await verdicts(p, coinbase))[0]).toMatchObject({ outcome: 'no', pass: false });
   });
 
+  it('reads a place in a sentence only as a locative: "a San Francisco payments company" yes, "money sent to Africa" no', async () => {
+    const news = (sentence: string): FetchedPage => ({
+      url: 'https://news.example/story', finalUrl: 'https://news.example/story', status: 200, contentType: 'text/html',
+      title: 'Payments roundup', text: sentence, passages: [sentence], publishedAt: null, fetchedAt: NOW,
+    });
+    const sf = await plan('payments companies in San Francisco');
+    const [, yes] = await verdicts(sf, news('Paysly, a San Francisco payments company, hired 40 engineers.'));
+    expect(yes).toMatchObject({ outcome: 'yes', verification: 'stated' });
+    const africa = await plan('payments companies in Africa');
+    const [, unclearVerdict] = await verdicts(africa, news('Remitly, a payments company, lets families send money to Africa.'));
+    expect(unclearVerdict).toMatchObject({ outcome: 'unclear', pass: false });
+  });
+
   it('marks Berlin ⊂ Germany as inferred after the place is loosened, and says what was inferred', async () => {
     const p = await plan('AI startups in Hamburg');
     const loosened = (await reasoner.relax({ plan: p, filter: p.filters[1]! }, { signal })).filter!;

@@ -186,11 +186,13 @@ function literalName(text: string, names: readonly string[]): string | null {
 
 /**
  * In a sentence, a place says where the candidate is only as a locative ("based in Lagos", "in Berlin",
- * "a Berlin-based startup", "from Paris"); "sends money to Africa" does not.
+ * "a Berlin-based startup", "from Paris", "a San Francisco payments company"); "sends money to Africa"
+ * does not.
  */
 function locativeName(text: string, names: readonly string[]): string | null {
   for (const n of names) {
-    const re = new RegExp(`(?:\\b(?:in|from|at|of|near|outside)\\s+(?:the\\s+)?(?:city of\\s+)?${escapeRe(n)}(?![\\p{L}])|(^|[^\\p{L}])${escapeRe(n)}-(?:based|headquartered)\\b)`, 'u');
+    // "in Berlin", "from Paris", "a Berlin-based …", and attributive "a San Francisco payments company".
+    const re = new RegExp(`(?:\\b(?:in|from|at|of|near|outside)\\s+(?:the\\s+)?(?:city of\\s+)?${escapeRe(n)}(?![\\p{L}])|(^|[^\\p{L}])${escapeRe(n)}-(?:based|headquartered)\\b|\\b(?:a|an|the)\\s+${escapeRe(n)}\\s+\\p{Ll})`, 'u');
     if (re.test(text)) return n;
   }
   return null;
