@@ -36,17 +36,27 @@ export class CandidatePool {
   private readonly canonicalOfKey = new Map<string, string>();
   private readonly canonicalOfDomain = new Map<string, string>();
 
-  /** Adds candidates; returns the canonical keys of entities seen for the first time, in order. */
+  /**
+   * Adds candidates; returns the canonical keys of entities seen for the first time, in order. Identity is
+   * the entity's own domain first, then its normalised name: two candidates with the same name but
+   * different own domains are different entities (the second gets the key `name@domain`).
+   */
   add(candidates: readonly Candidate[]): string[] {
     const fresh: string[] = [];
     for (const c of candidates) {
       const domain = c.domain?.toLowerCase() ?? null;
-      const canonical = this.canonicalOfKey.get(c.key) ?? (domain ? this.canonicalOfDomain.get(domain) : undefined);
+      const byDomain = domain ? this.canonicalOfDomain.get(domain) : undefined;
+      let byKey = byDomain === undefined ? this.canonicalOfKey.get(c.key) : undefined;
+      const namesake = byKey !== undefined ? this.byCanonical.get(byKey)!.domain?.toLowerCase() : undefined;
+      if (domain && namesake && namesake !== domain) byKey = undefined;
+      const canonical = byDomain ?? byKey;
       if (canonical === undefined) {
-        this.byCanonical.set(c.key, c);
-        this.canonicalOfKey.set(c.key, c.key);
-        if (domain) this.canonicalOfDomain.set(domain, c.key);
-        fresh.push(c.key);
+        const id = this.byCanonical.has(c.key) ? `${c.key}@${domain ?? this.byCanonical.size}` : c.key;
+        this.byCanonical.set(id, { ...c, key: id });
+        if (!this.canonicalOfKey.has(c.key)) this.canonicalOfKey.set(c.key, id);
+        this.canonicalOfKey.set(id, id);
+        if (domain) this.canonicalOfDomain.set(domain, id);
+        fresh.push(id);
         continue;
       }
       this.byCanonical.set(canonical, mergeCandidate(this.byCanonical.get(canonical)!, c));

@@ -116,6 +116,11 @@ describe('merging candidates', () => {
     expect(pool.add([candidate('acme-gmbh', { domain: 'ACME.com' }), candidate('beta'), candidate('gamma')])).toEqual(['gamma']);
     expect(pool.size).toBe(3);
     expect(pool.get('acme')!.sourceUrls).toEqual(['http://acme.test/', 'http://acme-gmbh.test/']);
+    // Same name, another own domain: another entity, under its own key.
+    expect(pool.add([candidate('beta', { domain: 'beta.io' }), candidate('beta', { domain: 'beta.org' })])).toEqual(['beta@beta.org']);
+    expect(pool.get('beta')!.domain).toBe('beta.io');
+    expect(pool.get('beta@beta.org')!.key).toBe('beta@beta.org');
+    expect(pool.add([candidate('beta@beta.org', { sourceUrls: ['http://fourth.test/'] })])).toEqual([]);
     // The merged key now resolves to the same entity too.
     pool.add([candidate('acme-gmbh', { sourceUrls: ['http://third.test/'] })]);
     expect(pool.get('acme')!.sourceUrls).toContain('http://third.test/');
