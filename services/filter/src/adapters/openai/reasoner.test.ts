@@ -128,6 +128,34 @@ describe('the OpenAI-compatible reasoner', () => {
     expect(verdict).toMatchObject({ pass: true, rationaleMode: 'llm', verification: 'stated', passages: [{ text: real, url: page.url }] });
   });
 
+  it('asks the model only where the rules answer unclear, and gives it the page model', async () => {
+    const { createRuleReasoner } = await import('../rules/reasoner.js');
+    const ruled = (await createRuleReasoner().plan({ query: 'AI startups in Berlin', now: NOW, sites: '' }, { signal })).plan;
+    const profile: FetchedPage = {
+      ...page, url: 'https://startupindex.example/companies/lumora', finalUrl: 'https://startupindex.example/companies/lumora',
+      text: 'Lumora\nLocation: Berlin, Germany\nIndustry: AI', passages: ['Lumora', 'Location: Berlin, Germany', 'Industry: AI'],
+      model: { subject: { name: 'Lumora', kind: null, link: null, passage: 'Lumora', source: 'heading', facts: [
+        { label: 'Location', value: 'Berlin, Germany', passage: 'Location: Berlin, Germany' }, { label: 'Industry', value: 'AI', passage: 'Industry: AI' },
+      ] }, items: [], siteName: null },
+    };
+    const candidate = {
+      key: 'lumora', name: 'Lumora', entityType: 'company' as const, details: 'Lumora', intentSignal: '', discoveryRationale: 'profile',
+      sourceUrls: [profile.url], passages: [], domain: null, round: 1,
+    };
+    // The facts settle the place: no request to the model, a rules verdict.
+    const settled = await filter().verify({ plan: ruled, filter: ruled.filters[1]!, candidate, pages: [profile] }, { signal });
+    expect(requests).toHaveLength(0);
+    expect(settled.verdict).toMatchObject({ pass: true, outcome: 'yes', rationaleMode: 'rules' });
+    expect(settled.usage.calls).toBe(0);
+    // A filter the rules cannot check (the model planned it) goes to the model, with the candidate's facts.
+    const asked = { ...ruled.filters[1]!, spec: { kind: 'llm', filterKind: 'other' } };
+    replies.push(completion({ pass: true, rationale: 'Its profile says Berlin.', verification: 'stated', passages: [{ text: 'Location: Berlin, Germany', url: profile.url }] }));
+    const judged = await filter().verify({ plan: ruled, filter: asked, candidate, pages: [profile] }, { signal });
+    expect(requests).toHaveLength(1);
+    expect(JSON.stringify(requests[0]!.body)).toContain('Location: Berlin, Germany');
+    expect(judged.verdict).toMatchObject({ pass: true, outcome: 'yes', rationaleMode: 'llm' });
+  });
+
   it('stops when the caller aborts', async () => {
     replies.push({ status: 429, body: {}, headers: { 'retry-after': '5' } });
     const controller = new AbortController();
