@@ -425,6 +425,8 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       expect(await p.locator('#plan').isVisible()).toBe(true);
 
       // A second search asks first; declining starts nothing.
+      expect(await p.locator('#run-status').innerText()).toBe('Running');
+      expect(await p.locator('#q-error').innerText()).toBe('');
       await p.getByLabel('What are you looking for?').fill('fintech companies in Paris');
       await p.getByRole('button', { name: 'Start search' }).click();
       expect(asked).toHaveLength(1);
