@@ -424,6 +424,16 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       expect(await p.locator('#run-query').innerText()).toBe('companies in Europe that raised money');
       expect(await p.locator('#plan').isVisible()).toBe(true);
 
+      // A stream that cannot connect says so and is resumed, from the same point, once it can.
+      await p.route('**/v1/searches/*/events', (route) => route.abort('connectionreset'));
+      eventRequests.length = 0;
+      await p.reload();
+      await expect.poll(() => p.locator('#run-message-text').innerText()).toBe('Connection dropped; resuming…');
+      await p.unroute('**/v1/searches/*/events');
+      await expect.poll(() => p.locator('#run-message').isVisible(), { timeout: 10_000 }).toBe(false);
+      expect(eventRequests.length).toBeGreaterThan(1);
+      expect(Number(eventRequests.at(-1)!['last-event-id'])).toBeGreaterThan(0);
+
       // A second search asks first; declining starts nothing.
       expect(await p.locator('#run-status').innerText()).toBe('Running');
       expect(await p.locator('#q-error').innerText()).toBe('');
