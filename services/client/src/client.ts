@@ -1,5 +1,5 @@
-import { CreateSearchAccepted, CreatedKey, KeyList, RunList, RunRecord, StopAccepted, isTerminal } from '@leadfinder/wire';
-import type { CreateSearchRequest, KeySummary, RunListItem } from '@leadfinder/wire';
+import { CreateSearchAccepted, CreatedKey, KeyList, RunList, RunRecord, StopAccepted, isTerminal } from './wire.js';
+import type { CreateSearchRequest, KeySummary, RunListItem } from './wire.js';
 import { LeadfinderApiError, TransportError } from './errors.js';
 import { followRun, pause } from './follow.js';
 import type { EventFollower, FollowOptions } from './follow.js';

@@ -1,4 +1,4 @@
-import { InsufficientBalanceDetail, ValidationIssue } from '@leadfinder/wire';
+import { InsufficientBalanceDetail, ValidationIssue } from './wire.js';
 
 /**
  * Base of every error the SDK raises for an HTTP refusal. `retryable` follows spec §7's retry rules:

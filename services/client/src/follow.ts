@@ -1,4 +1,4 @@
-import { RunEvent, RunRecord, isTerminal } from '@leadfinder/wire';
+import { RunEvent, RunRecord, isTerminal } from './wire.js';
 import type { HttpCore } from './http.js';
 import { LeadfinderApiError, ProtocolError, TransportError, errorFromResponse } from './errors.js';
 import { SseParser } from './sse.js';

@@ -21,3 +21,4 @@ export {
 export type { ClientOptions, LeadfinderClient, WaitOptions } from './client.js';
 export type { EventFollower, FollowOptions, FollowedEvent } from './follow.js';
 export type { SseFrame } from './sse.js';
+export type { CreateSearchRequest, ResultRow, RunEvent, RunListItem, RunRecord } from './wire.js';
