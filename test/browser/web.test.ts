@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { recordSkippedSuite, toolPath } from '@leadfinder/testkit';
+import { recordSkippedSuite, toolPath, withoutClockEnv } from '@leadfinder/testkit';
 import { parseCsv } from '../../services/cli/test/parse-csv.js';
 import { startFakeWeb } from '../support/fake-web.js';
 import { startServerProcess } from '../support/server-process.js';
@@ -85,7 +85,7 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
     mkdirSync(shots, { recursive: true });
     // The development sign-in is off unless enabled (as `npm start` does on loopback); searches need money.
     server = await startServerProcess({ env: { LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_WELCOME_BALANCE_USD: '25' } });
-    browser = await chromium.launch({ executablePath: executablePath!, headless: true, args: BROWSER_ARGS });
+    browser = await chromium.launch({ executablePath: executablePath!, headless: true, args: BROWSER_ARGS, env: withoutClockEnv() });
     context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     page = await context.newPage();

@@ -16,3 +16,15 @@ export function clockEnv(env: NodeJS.ProcessEnv = process.env): Record<string, s
   }
   return out;
 }
+
+/**
+ * `env` without the clock variables, for a program that cannot run under libfaketime: Chromium's zygote
+ * dies under it. Such a program keeps the real clock; tests that drive it must not depend on its date.
+ */
+export function withoutClockEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && !(CLOCK_VARIABLES as readonly string[]).includes(name)) out[name] = value;
+  }
+  return out;
+}

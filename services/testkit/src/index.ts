@@ -7,4 +7,4 @@
  */
 export { serverUrl, toolPath, serversRequired, recordSkippedSuite, stopStartedServers, uniqueName, SKIPPED_SUITES_FILE } from './servers.js';
 export type { ServerKind, ToolKind } from './servers.js';
-export { clockEnv } from './clock-env.js';
+export { clockEnv, withoutClockEnv } from './clock-env.js';
