@@ -460,9 +460,16 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       await expect.poll(() => p.locator('#notice-text').innerText()).toContain('so $3.00 is missing');
       expect(await p.locator('#notice-text').innerText()).toMatch(/^Not enough balance: a search holds \$5\.00 while it runs and \$2\.00 is available \(searches still running hold \$10\.00\)/);
       await expect.poll(() => p.locator('#run-list tr').count()).toBe(3);
-      expect(await p.locator('#run-list tr').first().innerText()).toMatch(/robotics companies in Munich[\s\S]*Failed/);
+      expect(await p.locator('#run-list tr').first().innerText()).toMatch(/robotics companies in Munich[\s\S]*Refused/);
       expect(p.url()).toBe(second);
       await shootBoth(p, '07-insufficient-balance');
+      // Opened from the list, the refused run says it never started.
+      await p.getByRole('link', { name: 'robotics companies in Munich' }).click();
+      await expect.poll(() => p.locator('#run-summary').innerText()).toBe('Not started: the available balance could not cover the 5.00 USD a search holds while it runs.');
+      expect(await p.locator('#run-status').innerText()).toBe('Refused');
+      await p.getByRole('link', { name: 'fintech companies in Paris' }).click();
+      await expect.poll(() => p.url()).toBe(second);
+      await expect.poll(() => p.locator('#run-status').innerText()).toBe('Running');
 
       // Stop: the record decides, and the sentence says where it stopped.
       const pressed = Date.now();

@@ -260,6 +260,9 @@ describe('the run as the web page tells it (run-model.js)', () => {
     stoppedEarly.status = 'stopped';
     expect(model.endSentence(stoppedEarly)).toBe('Stopped at 0 of 50.');
     expect(model.endSentence(failed)).toBe('The search failed: The search provider could not be reached. No rows were found.');
+    const refused = model.newView('a'.repeat(32), { target: 5 });
+    Object.assign(refused, { status: 'error', where: 'refused: insufficient balance' });
+    expect(model.endSentence(refused)).toBe('Not started: the available balance could not cover the 5.00 USD a search holds while it runs.');
     const empty = model.newView('a'.repeat(32), { target: 5 });
     play(empty, [{ type: 'funnel_open', round: 1, candidates: 0, filters }]);
     empty.status = 'done';

@@ -1,7 +1,7 @@
 // leadfinder web page: sign-in, key panel, search workspace. Plain ES module; no inline code (strict CSP).
 // All text from the server is written with textContent, never as HTML.
 import { toCsv, verdictWord } from './csv.js';
-import { STATUS_WORDS, TERMINAL, applyEvent, endSentence, kindWord, newView, number, plural } from './run-model.js';
+import { TERMINAL, applyEvent, endSentence, kindWord, newView, number, plural, statusWord } from './run-model.js';
 
 const $ = (id) => document.getElementById(id);
 const Q_MAX = 2000;
@@ -458,7 +458,7 @@ function finishRun(v, run) {
   if (!v.credentialFailed) notice('');
   stopFollowing();
   render();
-  announce(endSentence(v) || STATUS_WORDS[v.status]);
+  announce(endSentence(v) || statusWord(v.status, v.where));
   refreshBalance();
   loadRuns();
 }
@@ -507,7 +507,7 @@ function updateTitle() {
   const v = state.view;
   if (!v || $('panel-search').hidden) { if (!$('panel-search').hidden) document.title = 'Search — leadfinder'; return; }
   const count = `${v.rows.length} of ${v.final?.target ?? v.target}`;
-  document.title = `${STATUS_WORDS[v.status] ?? v.status} (${count}): ${clip(v.query || 'search', 60)} — leadfinder`;
+  document.title = `${statusWord(v.status, v.where)} (${count}): ${clip(v.query || 'search', 60)} — leadfinder`;
 }
 
 function render() {
@@ -516,7 +516,7 @@ function render() {
   save(v);
   $('run-query').textContent = v.query || `Run ${v.id.slice(0, 8)}`;
   const badge = $('run-status');
-  badge.textContent = v.stopRequested && !v.ended ? 'Stopping' : STATUS_WORDS[v.status] ?? v.status;
+  badge.textContent = v.stopRequested && !v.ended ? 'Stopping' : statusWord(v.status, v.where);
   badge.className = `badge badge-${v.status}`;
   $('run-step').textContent = v.ended ? '' : v.step;
   drawElapsed(v);
@@ -734,7 +734,7 @@ async function loadRuns() {
       const running = r.status === 'running';
       return el('tr', { class: state.view && state.view.id === r.id ? 'current' : undefined },
         el('td', { class: 'q' }, el('a', { href: `/?run=${r.id}`, title: r.query, onclick: (e) => { e.preventDefault(); openStoredRun(r); } }, clip(r.query, 140))),
-        el('td', {}, el('span', { class: `badge badge-${r.status}` }, STATUS_WORDS[r.status] ?? r.status)),
+        el('td', {}, el('span', { class: `badge badge-${r.status}` }, statusWord(r.status, r.where))),
         el('td', {}, running ? `${r.usdDisplay} so far` : r.usdDisplay),
         el('td', {}, new Date(r.createdAt).toLocaleString()));
     }));

@@ -3,6 +3,11 @@
 
 export const TERMINAL = new Set(['done', 'stopped', 'budget_exhausted', 'interrupted', 'error']);
 export const STATUS_WORDS = { running: 'Running', done: 'Done', stopped: 'Stopped', budget_exhausted: 'Spend limit reached', interrupted: 'Interrupted', error: 'Failed' };
+/** The status as a person reads it; a search refused for its balance was never started, not failed. */
+export function statusWord(status, where) {
+  if (status === 'error' && /^refused/.test(where || '')) return 'Refused';
+  return STATUS_WORDS[status] ?? status;
+}
 export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 export const number = (n) => n.toLocaleString('en');
 
@@ -124,7 +129,9 @@ export function endSentence(v) {
     case 'stopped': return `Stopped at ${n} of ${target}.${n ? ' The rows that passed every filter are kept.' : ''}`;
     case 'budget_exhausted': return `The spend limit was reached at ${n} of ${target}.${n ? ' The rows that passed every filter are kept.' : ''}`;
     case 'interrupted': return `Interrupted while ${(v.where || 'working').replace(/_/g, ' ')}, at ${n} of ${target}.${v.final ? '' : ' No table was written.'}`;
-    case 'error': return v.message && !v.final && !v.error ? '' : `The search failed${v.error ? `: ${v.error.replace(/\.$/, '')}` : ''}. ${n ? `${n} rows had passed before it failed.` : 'No rows were found.'}`;
+    case 'error':
+      if (/^refused/.test(v.where || '')) return 'Not started: the available balance could not cover the 5.00 USD a search holds while it runs.';
+      return v.message && !v.final && !v.error ? '' : `The search failed${v.error ? `: ${v.error.replace(/\.$/, '')}` : ''}. ${n ? `${n} rows had passed before it failed.` : 'No rows were found.'}`;
     default: return '';
   }
 }
