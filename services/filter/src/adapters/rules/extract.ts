@@ -70,6 +70,8 @@ function entityDomain(entity: PageEntity, pageHost: string | null): string | nul
   return null;
 }
 
+const PERSON_KINDS: ReadonlySet<EntityType> = new Set(['professional', 'researcher', 'clinician', 'lawyer', 'freelancer']);
+
 /** Candidates the page model names: its subject, and the items of its listings. */
 function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
   const model = page.model;
@@ -81,8 +83,13 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
   const subject = model.subject;
   if (subject && !otherKind(subject.kind) && page.text.includes(subject.name)) {
     // An untyped subject (an h1) is a candidate when the page states facts about it or a sentence opens with it.
-    const opens = pageSentences(page).some((t) => t.startsWith(`${subject.name} `) && /^\s*\p{Ll}/u.test(t.slice(subject.name.length)));
-    if (subject.kind === kind || subject.facts.length > 0 || opens) {
+    const opening = pageSentences(page).find((t) => t.startsWith(`${subject.name} `) && /^\s*\p{Ll}/u.test(t.slice(subject.name.length)));
+    // "Aziz Sancar is a chemist …" describes a researcher, whatever else the page mentions.
+    const described = opening ? descriptorKind(opening.slice(subject.name.length)) : null;
+    // A birth date among the facts says the subject is a person.
+    const person = subject.facts.some((f) => /^(born|died|birth ?date|date of birth|nationality)$/i.test(f.label));
+    const untypedFits = (described === null || described === kind) && (!person || PERSON_KINDS.has(kind));
+    if (subject.kind === kind || (subject.kind === null && untypedFits && (subject.facts.length > 0 || opening))) {
       out.push({
         name: subject.name, sentence: subject.passage, lead: null, domain: entityDomain(subject, pageHost),
         passages: [subject.passage, ...subject.facts.map((f) => f.passage)],
