@@ -14,7 +14,6 @@ NATS_VERSION=v2.11.9
 FERRETDB_VERSION=v1.24.2
 HELM_VERSION=v3.16.4
 KUBERNETES_VALIDATE_VERSION=1.37.0
-KUBERNETES_VALIDATE_VENV=${LEADFINDER_KUBERNETES_VALIDATE_VENV:-$HOME/.cache/leadfinder/kubernetes-validate}
 OPENAPI_SPEC_VALIDATOR_VERSION=0.9.0
 SCHEMATHESIS_VERSION=4.32.5
 
@@ -91,20 +90,8 @@ install_faketime() {
   version_ok /usr/bin/faketime 2020-01-01 -f '@2020-01-01 00:00:00' date -u +%F || fail faketime "faketime does not move the clock"
 }
 
-# kubernetes-validate (PyPI) ships the Kubernetes JSON schemas of 1.25-1.37 inside the package, so the
-# chart's rendered objects are validated offline: nothing is fetched at test time. Kept in its own venv;
-# test/helm finds it through LEADFINDER_TEST_KUBERNETES_VALIDATE_BIN or this venv.
-install_kubernetes_validate() {
-  local bin=$KUBERNETES_VALIDATE_VENV/bin/kubernetes-validate
-  version_ok "$bin" "${KUBERNETES_VALIDATE_VERSION}" --version && return 0
-  python3 -m venv "$KUBERNETES_VALIDATE_VENV" || fail kubernetes-validate "python3 -m venv exited non-zero"
-  "$KUBERNETES_VALIDATE_VENV/bin/pip" install --quiet --disable-pip-version-check "kubernetes-validate==${KUBERNETES_VALIDATE_VERSION}" \
-    || fail kubernetes-validate "pip install exited non-zero"
-  version_ok "$bin" "${KUBERNETES_VALIDATE_VERSION}" --version || fail kubernetes-validate "$bin --version does not name ${KUBERNETES_VALIDATE_VERSION}"
-}
-
 # pip_tool NAME VERSION BIN VERSION-ARGS...: NAME==VERSION from PyPI in its own venv under ~/.cache/leadfinder/NAME
-# (the OpenAPI tests find them there, or through LEADFINDER_TEST_<NAME>_BIN).
+# (.ci/run hands the tests its path in LEADFINDER_TEST_<NAME>_BIN; they also look there themselves).
 pip_tool() {
   local name=$1 version=$2 venv=$HOME/.cache/leadfinder/$1
   local bin=$venv/bin/$3
@@ -117,6 +104,9 @@ pip_tool() {
 # The outside OpenAPI checkers of test/openapi: the document's validator and the API fuzzer.
 install_openapi_spec_validator() { pip_tool openapi-spec-validator "$OPENAPI_SPEC_VALIDATOR_VERSION" openapi-spec-validator --version; }
 install_schemathesis() { pip_tool schemathesis "$SCHEMATHESIS_VERSION" st --version; }
+# kubernetes-validate ships the Kubernetes JSON schemas of 1.25-1.37 inside the package, so test/helm
+# validates the chart's rendered objects offline: nothing is fetched at test time.
+install_kubernetes_validate() { pip_tool kubernetes-validate "$KUBERNETES_VALIDATE_VERSION" kubernetes-validate --version; }
 
 tools=${*:-nats ferretdb helm kubernetes_validate openapi_spec_validator schemathesis chromium faketime}
 for tool in $tools; do "install_$tool"; done

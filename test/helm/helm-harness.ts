@@ -59,7 +59,7 @@ export function recordSkippedHelmSuite(suite: string, kind = 'helm', env = 'LEAD
  * null when absent; throws when absent under LEADFINDER_TEST_REQUIRE_SERVERS=1.
  */
 export function findKubernetesValidate(): string | null {
-  const venv = join(process.env.LEADFINDER_KUBERNETES_VALIDATE_VENV ?? join(homedir(), '.cache', 'leadfinder', 'kubernetes-validate'), 'bin', 'kubernetes-validate');
+  const venv = join(homedir(), '.cache', 'leadfinder', 'kubernetes-validate', 'bin', 'kubernetes-validate');
   const onPath = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'kubernetes-validate'));
   const candidates = [process.env.LEADFINDER_TEST_KUBERNETES_VALIDATE_BIN, ...onPath, venv].filter((c): c is string => !!c && existsSync(c));
   const found = candidates.find((c) => {
