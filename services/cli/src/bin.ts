@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 const USAGE = `usage:
   leadfinder serve [--role all|edge|coordinator|fetcher|filter]
   leadfinder admin account create|show|topup|close|delete|session … [--json]
-  leadfinder search "query" [--target N] [--speed fast|advanced] [--sites a.com,b.com] [--no-relax] [--format table|csv|json|jsonl] [--out FILE]
+  leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--format table|csv|json|jsonl] [--out FILE]
   leadfinder runs | show <id> | stop <id> | keys create <name>|list|revoke <id>`;
 
 async function serve(argv: string[]): Promise<number> {

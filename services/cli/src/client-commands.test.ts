@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -141,12 +141,15 @@ describe('leadfinder search', () => {
   it('passes --sites and --no-relax and writes JSON lines to --out, leaving stdout empty', async () => {
     const t = fakeIo(corpusEnv());
     const file = join(tmp, 'rows.jsonl');
-    const code = await runClientCommand(['search', QUERY, '--target', '3', '--sites', 'berlin-startup-news.example', '--no-relax', '--format', 'jsonl', '--out', file], t.io);
+    // The README's --sites example: domains of the sample corpus, so it finds rows.
+    const sites = 'berlin-startup-news.example,berlin-ist.example';
+    const code = await runClientCommand(['search', QUERY, '--target', '3', '--sites', sites, '--no-relax', '--format', 'jsonl', '--out', file], t.io);
     expect(code, t.err()).toBe(0);
     expect(t.out()).toBe('');
     const run = await sdk.getSearch(runIdIn(t.err()));
-    expect(run).toMatchObject({ relax: false, sites: 'berlin-startup-news.example' });
+    expect(run).toMatchObject({ relax: false, sites });
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
     expect(lines.map((l) => ResultRow.parse(JSON.parse(l)))).toEqual(run.result!.table);
   });
 
@@ -246,6 +249,49 @@ describe('leadfinder runs, show, keys', () => {
     const t = fakeIo({ LEADFINDER_CONFIG: config });
     expect(await runClientCommand(['runs', '--json'], t.io), t.err()).toBe(0);
     expect(Array.isArray(JSON.parse(t.out()))).toBe(true);
+  });
+
+  it('warns about a config file key it does not know (a typo such as baseUrl) and still runs', async () => {
+    const config = join(tmp, 'config-typo.json');
+    writeFileSync(config, JSON.stringify({ url: corpus.url, apiKey: account.apiKey, baseUrl: 'http://elsewhere.example' }));
+    const t = fakeIo({ LEADFINDER_CONFIG: config });
+    expect(await runClientCommand(['runs', '--json'], t.io), t.err()).toBe(0);
+    expect(t.err()).toBe(`leadfinder: warning: ${config}: ignoring unknown key "baseUrl" (known: "url", "apiKey", "sessionToken")\n`);
+    // XDG_CONFIG_HOME is where the file is looked for when LEADFINDER_CONFIG is unset.
+    const xdg = mkdtempSync(join(tmp, 'xdg-'));
+    mkdirSync(join(xdg, 'leadfinder'));
+    writeFileSync(join(xdg, 'leadfinder', 'config.json'), JSON.stringify({ url: corpus.url, apiKey: account.apiKey }));
+    const fromXdg = fakeIo({ XDG_CONFIG_HOME: xdg });
+    expect(await runClientCommand(['runs', '--json'], fromXdg.io), fromXdg.err()).toBe(0);
+    expect(fromXdg.err()).toBe('');
+  });
+
+  it('with nothing listening, names the URL, where it came from and why it failed', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const url = `http://127.0.0.1:${closed}`;
+    const t = fakeIo({ LEADFINDER_URL: url, LEADFINDER_API_KEY: account.apiKey });
+    expect(await runClientCommand(['runs'], t.io)).toBe(1);
+    expect(t.err()).toMatch(new RegExp(`cannot reach the service at ${url} \\(from LEADFINDER_URL\\): GET ${url}/v1/searches failed: connect ECONNREFUSED`));
+    const byDefault = fakeIo({ LEADFINDER_API_KEY: account.apiKey, HOME: mkdtempSync(join(tmp, 'home-')) });
+    // The default URL may have a server (npm start) on this machine; only the hint is checked when it fails.
+    if ((await runClientCommand(['runs'], byDefault.io)) === 1) expect(byDefault.err()).toMatch(/the default; set LEADFINDER_URL or "url" in /);
+  });
+
+  it('shows a running run with its spend and rows so far, not a charge', async () => {
+    const { id } = await slowSdk.createSearch({ q: QUERY, target: 10 });
+    const events = slowSdk.follow(id);
+    for await (const { event } of events) if (event.type === 'plan') break;
+    const t = fakeIo({ LEADFINDER_URL: slow.url, LEADFINDER_API_KEY: slowAccount.apiKey });
+    expect(await runClientCommand(['show', id], t.io), t.err()).toBe(0);
+    expect(t.err()).toMatch(new RegExp(`^${id}: running, 0 rows so far, (nothing spent yet|spent \\$[0-9.]+ so far) \\(5\\.00 USD held\\), at "`));
+    expect(t.err()).not.toContain('charged');
+    await slowSdk.stopSearch(id);
   });
 
   it('creates, lists and revokes keys with a session token, and explains when only an API key is set', async () => {

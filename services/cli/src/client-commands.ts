@@ -9,10 +9,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { InsufficientBalanceError, LeadfinderApiError, createClient } from '@leadfinder/client';
+import { InsufficientBalanceError, LeadfinderApiError, TransportError, createClient } from '@leadfinder/client';
 import type { EventFollower, LeadfinderClient } from '@leadfinder/client';
-import type { FinalEvent, RunEvent, RunRecord } from '@leadfinder/wire';
-import { OUTPUT_FORMATS, describeEvent, describeRun, formatRows, formatRunList, usd } from './format.js';
+import type { FinalEvent, ResultRow, RunEvent, RunRecord } from '@leadfinder/wire';
+import { OUTPUT_FORMATS, describeEvent, describeLiveRun, describeRun, formatRows, formatRunList, usd } from './format.js';
 import type { OutputFormat } from './format.js';
 
 export interface ClientIo {
@@ -27,17 +27,27 @@ export interface ClientIo {
 }
 
 const SEARCH_USAGE =
-  'usage: leadfinder search "query" [--target N] [--speed fast|advanced] [--sites a.com,b.com] [--no-relax] [--format table|csv|json|jsonl] [--out FILE] [--quiet]';
+  'usage: leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--format table|csv|json|jsonl] [--out FILE] [--quiet]';
 
 class UsageError extends Error {}
 
 interface FileConfig { url?: string; apiKey?: string; sessionToken?: string }
+const CONFIG_KEYS = new Set(['url', 'apiKey', 'sessionToken']);
+
+interface Settings {
+  url: string;
+  credential: string;
+  /** Where the URL came from, for error messages: how to point the command elsewhere. */
+  urlSource: string;
+}
 
 /**
  * Settings: LEADFINDER_URL, LEADFINDER_API_KEY and LEADFINDER_SESSION_TOKEN win; otherwise the JSON config
- * file at LEADFINDER_CONFIG or ~/.config/leadfinder/config.json (`{"url", "apiKey", "sessionToken"}`).
+ * file at LEADFINDER_CONFIG, else $XDG_CONFIG_HOME/leadfinder/config.json, else
+ * ~/.config/leadfinder/config.json (`{"url", "apiKey", "sessionToken"}`). Another key in it (a typo such
+ * as `baseUrl`) is named in a warning rather than silently ignored.
  */
-function resolveSettings(env: ClientIo['env'], needSession: boolean): { url: string; credential: string } {
+function resolveSettings(env: ClientIo['env'], needSession: boolean, warn: (text: string) => void): Settings {
   const path = env.LEADFINDER_CONFIG ?? join(env.XDG_CONFIG_HOME ?? join(env.HOME ?? homedir(), '.config'), 'leadfinder', 'config.json');
   let file: FileConfig = {};
   try {
@@ -46,7 +56,14 @@ function resolveSettings(env: ClientIo['env'], needSession: boolean): { url: str
     // No config file is fine when the environment carries the credential; a broken one is not.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read config file ${path}: ${(error as Error).message}`);
   }
+  const unknown = Object.keys(file).filter((key) => !CONFIG_KEYS.has(key));
+  if (unknown.length > 0) {
+    warn(`leadfinder: warning: ${path}: ignoring unknown ${unknown.length === 1 ? 'key' : 'keys'} ${unknown.map((k) => `"${k}"`).join(', ')} (known: "url", "apiKey", "sessionToken")\n`);
+  }
   const url = env.LEADFINDER_URL ?? file.url ?? 'http://127.0.0.1:8080';
+  const urlSource = env.LEADFINDER_URL !== undefined
+    ? 'from LEADFINDER_URL'
+    : file.url !== undefined ? `from "url" in ${path}` : `the default; set LEADFINDER_URL or "url" in ${path}`;
   const credential = needSession
     ? env.LEADFINDER_SESSION_TOKEN ?? file.sessionToken
     : env.LEADFINDER_API_KEY ?? file.apiKey ?? env.LEADFINDER_SESSION_TOKEN ?? file.sessionToken;
@@ -55,16 +72,17 @@ function resolveSettings(env: ClientIo['env'], needSession: boolean): { url: str
       ? `no session token: set LEADFINDER_SESSION_TOKEN or "sessionToken" in ${path} (key management takes a session token, not an API key)`
       : `no credential: set LEADFINDER_API_KEY or "apiKey" in ${path}`);
   }
-  return { url, credential };
+  return { url, credential, urlSource };
 }
 
 export async function runClientCommand(argv: string[], io: ClientIo): Promise<number> {
   const out = (s: string) => io.stdout.write(s);
   const err = (s: string) => io.stderr.write(s);
+  let settings: Settings | undefined;
   try {
     const [command, ...rest] = argv;
-    const { url, credential } = resolveSettings(io.env, command === 'keys');
-    const client = createClient({ baseUrl: url, credential });
+    settings = resolveSettings(io.env, command === 'keys', err);
+    const client = createClient({ baseUrl: settings.url, credential: settings.credential });
     switch (command) {
       case 'search': return await search(client, rest, io);
       case 'runs': {
@@ -80,6 +98,7 @@ export async function runClientCommand(argv: string[], io: ClientIo): Promise<nu
         if (!positionals[0]) throw new UsageError('usage: leadfinder show <id> [--format table|csv|json|jsonl] [--out FILE]');
         const format = parseFormat(values.format);
         const run = await client.getSearch(positionals[0]);
+        if (run.status === 'running') return await emitLive(client, run, format, values.out, io);
         return await emit(run, null, format, values.out, io);
       }
       case 'stop': {
@@ -107,6 +126,10 @@ export async function runClientCommand(argv: string[], io: ClientIo): Promise<nu
     }
     if (error instanceof LeadfinderApiError) {
       err(`leadfinder: ${error.status} ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof TransportError && settings) {
+      err(`leadfinder: cannot reach the service at ${settings.url} (${settings.urlSource}): ${error.message}\n`);
       return 1;
     }
     err(`leadfinder: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -258,6 +281,44 @@ async function emit(run: RunRecord, final: FinalEvent | null, format: OutputForm
     io.stderr.write(`wrote ${rows.length} rows to ${outFile}\n`);
   } else io.stdout.write(text);
   return run.status === 'error' || run.status === 'interrupted' ? 1 : 0;
+}
+
+/** How long `show` listens to a running run's stream once it has gone quiet: its past arrives in one burst. */
+const SNAPSHOT_QUIET_MS = 300;
+const SNAPSHOT_MAX_MS = 5000;
+
+/**
+ * `show` on a running run: the record has no result and no charge yet, so the rows so far and the spend
+ * so far come from its events (the last `progress` and `cost`), read until the stream goes quiet.
+ */
+async function emitLive(client: LeadfinderClient, run: RunRecord, format: OutputFormat, outFile: string | undefined, io: ClientIo): Promise<number> {
+  const abort = new AbortController();
+  let quiet = setTimeout(() => abort.abort(), SNAPSHOT_MAX_MS);
+  const cap = setTimeout(() => abort.abort(), SNAPSHOT_MAX_MS);
+  let rows: ResultRow[] = [];
+  let spendUsd: number | null = null;
+  const follower = client.follow(run.id, { signal: abort.signal });
+  try {
+    for await (const { event } of follower) {
+      if (event.type === 'progress') rows = event.leads;
+      if (event.type === 'final') rows = event.table;
+      if (event.type === 'cost') spendUsd = event.usd;
+      clearTimeout(quiet);
+      quiet = setTimeout(() => abort.abort(), SNAPSHOT_QUIET_MS);
+    }
+  } finally {
+    clearTimeout(quiet);
+    clearTimeout(cap);
+  }
+  // It ended while we listened: show it as finished.
+  if (follower.run) return await emit(follower.run, null, format, outFile, io);
+  io.stderr.write(describeLiveRun(run, spendUsd, rows.length) + '\n');
+  const text = formatRows(rows, format, (io.stdout as NodeJS.WriteStream).columns || 120);
+  if (outFile) {
+    await writeFile(outFile, text);
+    io.stderr.write(`wrote ${rows.length} rows so far to ${outFile}\n`);
+  } else io.stdout.write(text);
+  return 0;
 }
 
 function hookSigint(handler: () => void): () => void {

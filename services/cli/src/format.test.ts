@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResultRow, RunEvent } from '@leadfinder/wire';
 import { csvObjects } from '../test/parse-csv.js';
-import { csvField, describeEvent, formatRows, progressBar, toCsv, toJsonl, toTable, usd } from './format.js';
+import { csvField, describeEvent, describeLiveRun, formatRows, progressBar, toCsv, toJsonl, toTable, usd } from './format.js';
 
 function row(overrides: Partial<ResultRow> = {}): ResultRow {
   return ResultRow.parse({
@@ -121,5 +121,13 @@ describe('progress', () => {
   it('describes progress as a redrawn status line with the bar', () => {
     const progress = RunEvent.parse({ type: 'progress', at: 'now', runId: 'r', have: 3, target: 5, round: 2, leads: [] });
     expect(describeEvent(progress)).toEqual({ kind: 'status', text: `round 2  ${progressBar(3, 5)}` });
+  });
+});
+
+describe('describeLiveRun', () => {
+  it('gives a running run its spend and rows so far instead of a charge', () => {
+    const run = { id: 'a'.repeat(32), where: 'round 1 · filter 2 of 3' } as Parameters<typeof describeLiveRun>[0];
+    expect(describeLiveRun(run, 0.0123, 4)).toBe(`${'a'.repeat(32)}: running, 4 rows so far, spent ${usd(0.0123)} so far (5.00 USD held), at "round 1 · filter 2 of 3"`);
+    expect(describeLiveRun(run, null, 1)).toContain('1 row so far, nothing spent yet');
   });
 });

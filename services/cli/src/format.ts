@@ -110,6 +110,12 @@ export function describeRun(run: RunRecord): string {
   return `${run.id}: ${run.status}${deadline} (${met}), ${run.result?.table.length ?? 0} rows, charged ${run.usdDisplay}, at "${run.where}"`;
 }
 
+/** `leadfinder show` of a running run: the spend and rows so far (its charge is known only at the end). */
+export function describeLiveRun(run: RunRecord, spendUsd: number | null, rows: number): string {
+  const spend = spendUsd === null ? 'nothing spent yet' : `spent ${usd(spendUsd)} so far`;
+  return `${run.id}: running, ${rows} ${rows === 1 ? 'row' : 'rows'} so far, ${spend} (5.00 USD held), at "${run.where}"`;
+}
+
 /** `leadfinder runs`: one line per run, newest first. */
 export function formatRunList(runs: RunListItem[]): string {
   if (runs.length === 0) return '(no runs)\n';

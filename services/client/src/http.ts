@@ -109,7 +109,16 @@ export class HttpCore {
     // The caller's own abort and our protocol complaints pass through unchanged.
     if (options.signal?.aborted || error instanceof ProtocolError) return error;
     const timedOut = timeout.aborted;
-    const what = `${options.method ?? 'GET'} ${path}`;
-    return new TransportError(timedOut ? `${what} timed out` : `${what} failed: ${String((error as Error)?.message ?? error)}`, timedOut, { cause: error });
+    // The full URL: "fetch failed" alone does not say which server was tried.
+    const what = `${options.method ?? 'GET'} ${this.baseUrl}${path}`;
+    return new TransportError(timedOut ? `${what} timed out` : `${what} failed: ${describeFailure(error)}`, timedOut, { cause: error });
   }
+}
+
+/** undici says "fetch failed" and keeps the reason (ECONNREFUSED, ENOTFOUND…) in `cause`. */
+function describeFailure(error: unknown): string {
+  const message = String((error as Error)?.message ?? error);
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  if (!cause) return message;
+  return cause.code && !String(cause.message).includes(cause.code) ? `${cause.code} ${cause.message ?? ''}`.trim() : String(cause.message ?? message);
 }
