@@ -74,9 +74,10 @@ describe('page model: structure before sentences', () => {
   it('reads a news article that links companies to their own sites as items with leads', () => {
     const page = extractHtml(`<html><head><title>Five startups to watch</title></head><body><article><h1>Five startups to watch</h1>
       <p>Payments company <a href="https://stripe.com/">Stripe</a> and payroll startup <a href="https://gusto.com/about">Gusto</a> both hired this year, according to <a href="https://news.example/2024/05/story">a report</a>.</p>
+      <p>Construction software maker <a href="/companies/plangrid">PlanGrid</a> was acquired; <a href="/tags/construction">Construction</a> is a busy field.</p>
       </article></body></html>`);
     expect(page.model!.items.map((i) => [i.name, i.link, i.source])).toEqual([
-      ['Stripe', 'https://stripe.com/', 'link'], ['Gusto', 'https://gusto.com/about', 'link'],
+      ['Stripe', 'https://stripe.com/', 'link'], ['Gusto', 'https://gusto.com/about', 'link'], ['PlanGrid', '/companies/plangrid', 'link'],
     ]);
     expect(page.text).toContain(page.model!.items[0]!.passage);
     expect(page.model!.subject).toBeNull();

@@ -39,6 +39,9 @@ const SCHEMA_LABELS: Record<string, string> = {
   telephone: 'Telephone', status: 'Status', headline: 'Headline',
 };
 
+/** URL path words of taxonomy and listing pages (web conventions, not one site's). */
+const TAXONOMY_SEGMENTS = /^(?:tags?|categor(?:y|ies)|topics?|industr(?:y|ies)|sectors?|lists?|search|cit(?:y|ies)|countr(?:y|ies)|batch(?:es)?|fields?|keywords?)$/;
+
 /** A label of a facts line: short, starts with a letter, no sentence punctuation. */
 const FACT_LINE = /^([\p{Lu}][\p{L}\p{N} /&().'’-]{0,38}?)\s*:\s+(\S.{0,600})$/u;
 
@@ -316,15 +319,26 @@ function readStructure(root: DomNode): Structure {
     for (const a of descendants(p, 'a')) {
       const href = a.attribs?.href ?? '';
       const name = text(a);
-      if (!/^https?:\/\//i.test(href) || !plausibleItemName(name) || name.split(/\s+/).length > 5) continue;
+      if (!href || href.startsWith('#') || !plausibleItemName(name) || name.split(/\s+/).length > 5) continue;
       let path = '/';
+      let external = false;
       try {
-        path = new URL(href).pathname;
+        const url = new URL(href, 'http://this.page/');
+        path = url.pathname;
+        external = url.hostname !== 'this.page';
       } catch {
         continue;
       }
-      // A homepage or an about page, not an article elsewhere.
-      if (!/^\/(?:about(?:-us)?\/?)?$/i.test(path)) continue;
+      // The entity's own page: an external homepage or about page, or any page whose path carries its name
+      // ("/companies/plangrid" for PlanGrid); not an article elsewhere.
+      const slug = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+      const ownSite = external && /^\/(?:about(?:-us)?\/?)?$/i.test(path);
+      const segments = path.toLowerCase().split('/').filter(Boolean);
+      const last = segments.at(-1) ?? '';
+      // Taxonomy pages (/tags/construction, /industry/fintech) list many entities; they are no entity's own page.
+      const taxonomy = TAXONOMY_SEGMENTS.test(segments.at(-2) ?? '');
+      const named = slug.length >= 3 && !taxonomy && (last === slug || last.startsWith(`${slug}-`) || (last === 'about' && segments.at(-2) === slug));
+      if (!ownSite && !named) continue;
       if (items.some((i) => i.name === name)) continue;
       items.push({ name, kind: null, link: href, passage: paragraph, facts: [], source: 'link' });
     }
