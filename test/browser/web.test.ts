@@ -227,7 +227,9 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
     expect(await source.innerText()).toMatch(/^[a-z0-9.-]+(:\d+)?$/);
     expect(await source.getAttribute('aria-label')).toContain(`${firstName} on `);
 
-    // A mark opens its reason and the quoted passage, with a link named after its page.
+    // Hovering a mark shows its reason; clicking opens the reason and the quoted passage, with a link
+    // named after its page.
+    expect(await first.locator('button.mark').first().getAttribute('title')).toMatch(/^(stated on the page|inferred)[^:]*: .+/);
     await first.locator('button.mark').first().click();
     const why = page.locator('#results-body tr.why');
     await expect.poll(() => why.count()).toBe(1);

@@ -640,6 +640,7 @@ function drawResults(v) {
         return el('td', { 'data-label': f.title, class: 'verdict' },
           el('button', {
             type: 'button', class: `mark ${mark === '✓' ? 'mark-stated' : 'mark-inferred'}`, 'aria-expanded': openWhy.has(key) ? 'true' : 'false',
+            title: `${verdictWord(b)}: ${b.rationale}`,
             'aria-label': `${f.title}: ${verdictWord(b)}. Show why for ${row.name}`,
             onclick: () => { if (openWhy.has(key)) openWhy.delete(key); else openWhy.add(key); drawResults(v); },
           }, mark));
