@@ -359,6 +359,11 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       const sentence = await page.locator('#run-summary').innerText();
       expect(sentence).toMatch(new RegExp(`^${rows} of 40 found: the target was missed\\. “.+” dropped \\d+ of \\d+ candidates\\.$`));
       await shootBoth(page, '10-target-missed');
+      // One line per row, not a tall card: at 1440 px a row takes about three lines of text.
+      await page.setViewportSize({ width: 1440, height: 900 });
+      const perRow = await page.locator('#results-body').evaluate((body) => body.getBoundingClientRect().height / body.querySelectorAll('tr.result').length);
+      console.info(`results table: ${rows} rows, ${Math.round(perRow)} px per row at 1440 px`);
+      expect(perRow).toBeLessThan(120);
     } finally {
       await page.setViewportSize({ width: 1440, height: 900 });
     }
