@@ -4,12 +4,9 @@
  * This file is the only one that touches the process: argv, exit codes, signals.
  */
 import { parseArgs } from 'node:util';
+import { CLIENT_USAGE } from './usage.js';
 
-const USAGE = `usage:
-  leadfinder serve [--role all|edge|coordinator|fetcher|filter]
-  leadfinder admin account create|show|topup|close|delete|session … [--json]
-  leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--format table|csv|json|jsonl] [--out FILE]
-  leadfinder runs | show <id> | stop <id> | keys create <name>|list|revoke <id>`;
+const USAGE = CLIENT_USAGE.replace('usage:\n', 'usage:\n  leadfinder serve [--role all|edge|coordinator|fetcher|filter]\n');
 
 async function serve(argv: string[]): Promise<number> {
   // Loaded here, not at the top: the service stack takes seconds to import and the client commands need none of it.

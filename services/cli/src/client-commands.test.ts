@@ -346,14 +346,16 @@ describe('the leadfinder binary', () => {
   });
 
   it('on SIGINT without a terminal to ask, leaves the run running, says so and exits 130', async () => {
-    let sent = false;
+    let sentAt = 0;
     const r = await runBin(['search', QUERY, '--target', '10'], { LEADFINDER_URL: slow.url, LEADFINDER_API_KEY: slowAccount.apiKey }, (text, signal) => {
-      if (!sent && /plan: /.test(text)) {
-        sent = true;
+      if (!sentAt && /plan: /.test(text)) {
+        sentAt = Date.now();
         signal('SIGINT');
       }
     });
     expect(r.code, r.stderr).toBe(130);
+    // It exits at once, not after the stream's reconnect or silence timers.
+    expect(Date.now() - sentAt).toBeLessThan(2000);
     expect(r.stderr).toContain('does not stop the run');
     const id = runIdIn(r.stderr);
     expect((await slowSdk.getSearch(id)).status).toBe('running');
