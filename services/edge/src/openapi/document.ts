@@ -198,7 +198,8 @@ function buildFullDocument(): Json {
           summary: 'Raise the stop flag',
           security: bearer,
           parameters: [idParam('Run id.')],
-          responses: { 202: json('StopAccepted', 'Status when the flag was raised.'), ...common, 404: err('`Unknown search.`') },
+          // No body is read; a non-empty one that is not JSON is still refused like everywhere else.
+          responses: { 202: json('StopAccepted', 'Status when the flag was raised.'), ...common, 404: err('`Unknown search.`'), ...body },
         },
       },
       '/v1/searches/{id}/events': {
@@ -306,7 +307,7 @@ function buildFullDocument(): Json {
           summary: 'Issue a session token',
           security: admin,
           parameters: [idParam('Account id.')],
-          responses: { 201: json('AdminSession', 'A session token.'), ...adminAuth, ...unknownAccount },
+          responses: { 201: json('AdminSession', 'A session token.'), ...adminAuth, ...unknownAccount, ...body },
         },
       },
       '/admin/accounts/{id}/close': {
@@ -315,7 +316,7 @@ function buildFullDocument(): Json {
           summary: 'Close an account (403 on every later call)',
           security: admin,
           parameters: [idParam('Account id.')],
-          responses: { 200: json('AdminAccount', 'The closed account.'), ...adminAuth, ...unknownAccount },
+          responses: { 200: json('AdminAccount', 'The closed account.'), ...adminAuth, ...unknownAccount, ...body },
         },
       },
       '/healthz': {
