@@ -372,7 +372,8 @@ async function follow(v) {
       if (!response.ok) throw { status: response.status, fatal: response.status < 500 && response.status !== 429 };
       attempts = 0;
       if (v.message.startsWith('Connection dropped')) { v.message = ''; scheduleRender(); }
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      // 204: a finished run with nothing after the cursor; read as an empty stream, so the record decides.
+      const reader = (response.status === 204 ? new Response('').body : response.body).pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
       for (;;) {
         const { value, done } = await reader.read();
