@@ -48,3 +48,54 @@ describe('event stream of a run interrupted while followed', () => {
     expect(body).toContain('"stage":"Interrupted"');
   });
 });
+
+/**
+ * The coordinator writes the tail (… `done`) before it makes the run terminal. A client that reads the
+ * run record when the stream ends must find it terminal, so the stream waits for the record after `done`.
+ */
+describe('event stream of a run whose tail is written before its record turns terminal', () => {
+  let h: Harness;
+  let base: string;
+  let key: string;
+  beforeAll(async () => {
+    h = await startHarness({ sseKeepaliveMs: 15_000 });
+    await h.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+    key = (await h.createAccount(100)).apiKey;
+  });
+  afterAll(async () => h.close());
+
+  it('ends after done only once the run record is terminal', async () => {
+    const created = await h.app.inject({ method: 'POST', url: '/v1/searches', headers: bearer(key), payload: { q: 'fintech startups' } });
+    const id = created.json().id as string;
+    let body = '';
+    let endedAt = 0;
+    const ended = new Promise<void>((resolve) => {
+      httpRequest(`${base}/v1/searches/${id}/events`, { headers: bearer(key) }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => { endedAt = Date.now(); resolve(); });
+      }).end();
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const at = new Date().toISOString();
+    const final = { type: 'final' as const, at, runId: id, table: [], target: 50, met: false, filters: [], stopped: false, stopped_at: null };
+    await h.deps.events.append(id, final, `${id}:final`);
+    await h.deps.events.append(id, { type: 'cost', at, runId: id, stage: 'Done', usd: 0.01 }, `${id}:cost`);
+    const usage = { search_calls: 2, pages_opened: 0, llm_calls: 0, input_tokens: 0, output_tokens: 0, spend_microusd: 10_000 };
+    await h.deps.events.append(id, { type: 'usage', at, runId: id, ...usage }, `${id}:usage`);
+    await h.deps.events.append(id, { type: 'done', at, runId: id }, `${id}:done`);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(endedAt).toBe(0); // still open: the record says running
+    const finishedAt = Date.now();
+    await h.deps.store.runs.finish(id, null, {
+      status: 'done', where: 'done', spendMicrousd: 10_000, chargeMicrousd: 10_000,
+      usdDisplay: '$0.01', stopReason: null, result: final, finishedAt: at,
+    });
+    await ended;
+    expect(endedAt - finishedAt).toBeLessThan(1_000);
+    expect(body).toContain('"type":"done"');
+    const run = await h.app.inject({ method: 'GET', url: `/v1/searches/${id}`, headers: bearer(key) });
+    expect(run.json().status).toBe('done');
+  });
+});

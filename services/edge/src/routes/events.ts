@@ -160,8 +160,10 @@ async function stream(
       for await (const { seq, event } of deps.events.follow(runId, since, abort.signal)) {
         await write(`id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`);
         cursor = seq;
-        if (event.type === 'done') break;
-        if (event.type === 'cost' && TAIL_COST_STAGES.has(event.stage)) watchEnding();
+        // The tail is written before the run record turns terminal: after `done`, close once the record
+        // says so, so a client that reads the run when the stream ends never finds it still running.
+        if (event.type === 'done' || (event.type === 'cost' && TAIL_COST_STAGES.has(event.stage))) watchEnding();
+        if (event.type === 'done') await closeIfCaughtUp();
         if (abort.signal.aborted) break;
       }
     }
