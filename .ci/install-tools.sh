@@ -103,7 +103,7 @@ pip_tool() {
 }
 # The outside OpenAPI checkers of test/openapi: the document's validator and the API fuzzer.
 install_openapi_spec_validator() { pip_tool openapi-spec-validator "$OPENAPI_SPEC_VALIDATOR_VERSION" openapi-spec-validator --version; }
-install_schemathesis() { pip_tool schemathesis "$SCHEMATHESIS_VERSION" st --version; }
+install_schemathesis() { pip_tool schemathesis "$SCHEMATHESIS_VERSION" schemathesis --version; }
 # kubernetes-validate ships the Kubernetes JSON schemas of 1.25-1.37 inside the package, so test/helm
 # validates the chart's rendered objects offline: nothing is fetched at test time.
 install_kubernetes_validate() { pip_tool kubernetes-validate "$KUBERNETES_VALIDATE_VERSION" kubernetes-validate --version; }

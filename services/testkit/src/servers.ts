@@ -27,7 +27,8 @@ const TOOL_CANDIDATES: Record<ToolKind, string[]> = {
   helm: ['helm', join(process.env.HOME ?? '/root', 'go', 'bin', 'helm')],
   chromium: ['chromium', '/usr/bin/chromium', 'chromium-browser'],
   'openapi-spec-validator': ['openapi-spec-validator', venvBin('openapi-spec-validator', 'openapi-spec-validator')],
-  schemathesis: ['st', venvBin('schemathesis', 'st')],
+  // Not `st`, its short alias: another program of that name may be on PATH.
+  schemathesis: ['schemathesis', venvBin('schemathesis', 'schemathesis')],
 };
 
 /**
