@@ -23,9 +23,28 @@ export interface Place {
 
 /** What page text also calls a place (demonyms and short forms the gazetteer does not list). */
 const ALSO_KNOWN_AS: Record<string, string[]> = {
-  DE: ['German'], GB: ['UK', 'U.K.', 'British', 'Britain', 'England'], FR: ['French'], NL: ['Dutch'], US: ['U.S.', 'American'],
+  DE: ['German'], GB: ['UK', 'U.K.', 'British', 'Britain', 'England'], FR: ['French'], NL: ['Dutch'], US: ['U.S.', 'U.S.A.', 'American'],
   IN: ['Indian'], CA: ['Canadian'], ES: ['Spanish'], IT: ['Italian'], EU: ['European'],
+  CH: ['Swiss'], SE: ['Swedish'], NO: ['Norwegian'], DK: ['Danish'], FI: ['Finnish'], IE: ['Irish'], BE: ['Belgian'],
+  AT: ['Austrian'], PL: ['Polish'], PT: ['Portuguese'], RU: ['Russian'], IL: ['Israeli'], JP: ['Japanese'],
+  CN: ['Chinese'], KR: ['Korean', 'South Korean'], SG: ['Singaporean'], AU: ['Australian'], NZ: ['New Zealand'],
+  BR: ['Brazilian'], MX: ['Mexican'], AR: ['Argentine', 'Argentinian'], NG: ['Nigerian'], KE: ['Kenyan'],
+  ZA: ['South African'], EG: ['Egyptian'], TR: ['Turkish'], AE: ['Emirati'], ID: ['Indonesian'], CO: ['Colombian'],
+  CL: ['Chilean'], HU: ['Hungarian'], CZ: ['Czech'], GR: ['Greek'], UA: ['Ukrainian'],
 };
+
+/** Continents by their adjectives (keyed by countries-list continent code, which can clash with a country's). */
+const REGION_ALSO_KNOWN_AS: Record<string, string[]> = {
+  AS: ['Asian'], AF: ['African'], SA: ['South American', 'Latin American'], NA: ['North American'], EU: ['European'],
+};
+
+/** A demonym or short form ("American", "U.S.", "Swiss", "European") as the place it names. */
+function aliasPlace(name: string): Place | null {
+  const key = norm(name);
+  for (const [code, names] of Object.entries(REGION_ALSO_KNOWN_AS)) if (names.some((n) => norm(n) === key)) return regionPlace(code);
+  for (const [code, names] of Object.entries(ALSO_KNOWN_AS)) if (code in countries && names.some((n) => norm(n) === key)) return countryPlace(code);
+  return null;
+}
 
 const norm = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[.]/g, '').replace(/\s+/g, ' ').trim();
 
@@ -155,7 +174,7 @@ export function placeNames(place: Place): string[] {
     const listed = (countries as Record<string, { alias?: string[] }>)[place.country]?.alias ?? [];
     out.push(...listed, ...(ALSO_KNOWN_AS[place.country] ?? []));
   }
-  if (place.level === 'region' && place.continent) out.push(...(ALSO_KNOWN_AS[place.continent] ?? []));
+  if (place.level === 'region' && place.continent) out.push(...(ALSO_KNOWN_AS[place.continent] ?? []), ...(REGION_ALSO_KNOWN_AS[place.continent] ?? []));
   if (place.level === 'city' && place.name === 'New York City') out.push('New York', 'NYC');
   if (place.level === 'city' && place.name === 'Bengaluru') out.push('Bangalore');
   return [...new Set(out)];
@@ -302,6 +321,31 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
       const start = m.index;
       const end = m.index + m[0].indexOf(m[1]!) + capitalised[1]!.length;
       return { place: { name: capitalised[1]!, level: 'city' }, start, end };
+    }
+  }
+  return attributivePlace(query);
+}
+
+/**
+ * A place said before the noun, as people also say it: "U.S.-based startups", "Berlin-based", "American
+ * physicists", "US institutions", "European companies". Only a country, a continent or a demonym counts
+ * on its own; a city only with "-based", so a capitalised word at the start is not taken for a town.
+ */
+function attributivePlace(query: string): { place: Place; start: number; end: number } | null {
+  const based = /(^|[^\p{L}])(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*){0,2})-(?:based|headquartered)\b/u.exec(query);
+  if (based) {
+    const place = aliasPlace(based[2]!) ?? knownPlace(based[2]!);
+    if (place) return { place, start: based.index + based[1]!.length, end: based.index + based[0].length };
+  }
+  for (const m of query.matchAll(/(?<![\p{L}.])(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*)?)(?=\s+\p{Ll})/gu)) {
+    const words = m[1]!.split(/\s+/);
+    for (let n = words.length; n >= 1; n--) {
+      const text = words.slice(0, n).join(' ');
+      const key = norm(text);
+      // Two-letter words ("AI", "IT") are not countries here, except the usual US and UK.
+      const country = key.length > 2 && gazetteer().countries.has(key);
+      const place = aliasPlace(text) ?? (REGION_NAMES.has(key) || country ? knownPlace(text) : null);
+      if (place) return { place, start: m.index, end: m.index + text.length };
     }
   }
   return null;

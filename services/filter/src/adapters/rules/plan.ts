@@ -70,9 +70,36 @@ function cut(text: string, start: number, end: number): string {
 
 /** Term groups of a clause: known phrases kept whole, stopwords dropped, synonyms attached. */
 function groupsOf(words: string[]): string[][] {
-  return splitTerms(words)
-    .filter((t) => !DROP.has(t) && !RELATIVE.has(t) && t.length > 1)
-    .map((t) => synonymGroup(t));
+  return alternativeGroups(termAlternatives(words, (t) => !DROP.has(t) && !RELATIVE.has(t) && t.length > 1));
+}
+
+/**
+ * Terms of a clause with "or" read as any-of: "superconductivity or superfluids" is one criterion that
+ * either word meets, not two. Each entry lists the alternatives of one criterion.
+ */
+function termAlternatives(words: string[], keep: (term: string) => boolean): string[][] {
+  const out: string[][] = [];
+  let joinNext = false;
+  for (const t of splitTerms(words)) {
+    if (t.toLowerCase() === 'or') {
+      joinNext = out.length > 0;
+      continue;
+    }
+    if (!keep(t)) {
+      // A dropped article ("or the …") keeps the disjunction open; a dropped noun ("… or companies") ends it.
+      if (!DROP.has(t.toLowerCase())) joinNext = false;
+      continue;
+    }
+    if (joinNext) out[out.length - 1]!.push(t);
+    else out.push([t]);
+    joinNext = false;
+  }
+  return out;
+}
+
+/** One term group per criterion: the synonyms of every alternative together. */
+function alternativeGroups(alternatives: string[][]): string[][] {
+  return alternatives.map((alts) => [...new Set(alts.flatMap((t) => synonymGroup(t)))]);
 }
 
 export interface ParsedQuery {
@@ -80,6 +107,8 @@ export interface ParsedQuery {
   noun: string | null;
   head: string;
   qualifiers: string[];
+  /** The qualifiers as criteria: each entry's terms are alternatives ("fintech or insurance"). */
+  qualifierAlternatives: string[][];
   place: Place | null;
   /** The query asks for entities outside the place ("outside the United States"). */
   outside: boolean;
@@ -107,6 +136,8 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   for (const span of spans) text = cut(text, span.start, span.end);
   const found = findPlace(text);
   if (found) text = cut(text, found.start, found.end);
+  // "researchers at US institutions": once the place is cut, "at institutions" asks for no more than an affiliation.
+  if (found) text = text.replace(/\s+(?:at|from)\s+(?:institutions|universities|labs|laboratories|organi[sz]ations)\b/i, '').trim();
   // "working on education", "focused on climate", "in the payments space": the topic, said as people say it.
   let topicPhrase: string | null = null;
   const topic = /\b(?:(?:that|which|who)\s+)?(?:(?:are|is)\s+)?(?:work(?:s|ing)?|focus(?:es|ed|ing)?|specializ(?:e|es|ed|ing)|building|operat(?:e|es|ing))\s+(?:on|in)\s+(.+?)(?=\s+(?:that|which|who|and)\b|$)/i.exec(text)
@@ -126,12 +157,14 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   const eventWords = tokens(words.slice(eventAt).join(' '));
   const eventTerms = eventWords.filter((w) => !RELATIVE.has(w) && !DROP.has(w));
   const headTerms = splitTerms(tokens(head)).filter((t) => !DROP.has(t) && t.length > 1);
-  const qualifiers = headTerms.filter((t) => !GENERIC_NOUNS.has(tokens(t).map(stem).join(' ')));
+  const isQualifier = (t: string) => !DROP.has(t) && t.length > 1 && !GENERIC_NOUNS.has(tokens(t).map(stem).join(' '));
+  const qualifiers = headTerms.filter(isQualifier);
   return {
     entityType: kindCue.type,
     noun: kindCue.noun,
     head,
     qualifiers,
+    qualifierAlternatives: termAlternatives(tokens(head), isQualifier),
     place: found?.place ?? null,
     outside: found?.outside === true,
     event: eventTerms.length > 0 ? words.slice(eventAt).join(' ').replace(/^(that|which|who|whose)\s+(have\s+|has\s+|had\s+)?/i, '') : null,
@@ -158,7 +191,7 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   const headPhrase = singularHead(parsed.head) || kind;
   const isA = parsed.entityType === 'news' ? 'Is' : `Is ${article(headPhrase)}`;
   const isAlower = parsed.entityType === 'news' ? 'is' : `is ${article(headPhrase)}`;
-  const typeGroups = parsed.qualifiers.map((q) => synonymGroup(q));
+  const typeGroups = alternativeGroups(parsed.qualifierAlternatives);
   const onlyTopic = parsed.topicPhrase !== null && parsed.qualifiers.every((q) => parsed.topicPhrase!.toLowerCase().includes(q.toLowerCase()));
   const typeTitle = onlyTopic ? `Works on ${parsed.topicPhrase}` : `${isA} ${headPhrase}`;
   const typeCriterion = onlyTopic

@@ -145,7 +145,9 @@ function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | nul
 
 // ── topic ───────────────────────────────────────────────────────────────────────────────────────
 
-const TOPIC_LABEL = /industr|sector|tags?\b|categor|\bfield\b|vertical|market|focus|topics?\b|subjects?\b|discipline/i;
+// Labels pages give what something is about: "Industry", "Sector", "Keywords" (schema.org keywords), "About"
+// (schema.org about), "Research area", "Expertise", "Specialty", "Research interests", "Known for".
+const TOPIC_LABEL = /industr|sector|tags?\b|keywords?\b|categor|\bfields?\b|vertical|market|focus|topics?\b|subjects?\b|discipline|^about\b|\bareas?\b(?! served)|expertise|speciali[sz]|specialt|interests?\b|known for/i;
 
 /**
  * Sector words ("consumer", "fintech") are checked against the sector facts when the page states them:

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import type { FetchedPage, PageEntity, PageFact, ResearchPlan } from '@leadfinder/wire';
+import { createRuleReasoner } from './reasoner.js';
+
+/**
+ * Ways people phrase a query that the planner must read as they mean it: "or" as any-of, and places said
+ * before the noun ("American physicists", "U.S.-based", "US institutions", "European"). Each is checked
+ * end to end: the plan's filters, then the verdicts on profile pages written here.
+ */
+
+const NOW = '2026-03-15T09:00:00.000Z';
+const signal = new AbortController().signal;
+const reasoner = createRuleReasoner();
+
+const fact = (label: string, value: string): PageFact => ({ label, value, passage: `${label}: ${value}` });
+
+function profile(host: string, name: string, facts: PageFact[]): FetchedPage {
+  const url = `https://${host}/${name.toLowerCase().replace(/\W+/g, '-')}`;
+  const passages = [name, ...facts.map((f) => f.passage)];
+  const subject: PageEntity = { name, kind: null, link: null, passage: name, facts, source: 'heading' };
+  return {
+    url, finalUrl: url, status: 200, contentType: 'text/html', title: name, text: passages.join('\n'),
+    publishedAt: null, passages, fetchedAt: NOW, model: { subject, items: [], siteName: null },
+  };
+}
+
+async function plan(query: string): Promise<ResearchPlan> {
+  return (await reasoner.plan({ query, now: NOW, sites: '' }, { signal })).plan;
+}
+
+/** Outcome of every filter for the page's one candidate. */
+async function outcomes(p: ResearchPlan, page: FetchedPage): Promise<(string | undefined)[]> {
+  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+  expect(candidates.map((c) => c.name)).toEqual([page.model!.subject!.name]);
+  const out = [];
+  for (const f of p.filters) out.push((await reasoner.verify({ plan: p, filter: f, candidate: candidates[0]!, pages: [page] }, { signal })).verdict.outcome);
+  return out;
+}
+
+describe('"or" in a topic is any-of', () => {
+  it('a paper about either subject passes, one about neither does not', async () => {
+    const p = await plan('papers about superconductivity or superfluids');
+    expect(p.filters).toHaveLength(1);
+    const superfluid = profile('papers.example', 'Superfluid phases of liquid helium-3', [fact('Keywords', 'superfluids, low temperature physics'), fact('Published', '1972')]);
+    const superconducting = profile('papers.example', 'Theory of superconductivity', [fact('Subject', 'superconductivity'), fact('Published', '1957')]);
+    const laser = profile('papers.example', 'Optical frequency combs', [fact('Subject', 'lasers, spectroscopy'), fact('Published', '2002')]);
+    expect(await outcomes(p, superfluid)).toEqual(['yes']);
+    expect(await outcomes(p, superconducting)).toEqual(['yes']);
+    expect(await outcomes(p, laser)).not.toContain('yes');
+  });
+
+  it('"fintech or insurance startups" takes a company in either sector, and "and" still needs both', async () => {
+    const either = await plan('fintech or insurance startups');
+    const insurer = profile('companies.example', 'Coverly', [fact('Industry', 'Insurance'), fact('Location', 'Austin, TX')]);
+    expect(await outcomes(either, insurer)).toEqual(['yes']);
+    const both = await plan('fintech and insurance startups');
+    expect((await outcomes(both, insurer))[0]).not.toBe('yes');
+  });
+});
+
+describe('places said before the noun', () => {
+  it.each([
+    ['American physicists who won the Nobel prize', 'United States'],
+    ['U.S.-based biotech companies', 'United States'],
+    ['researchers at US institutions', 'United States'],
+    ['UK fintech startups', 'United Kingdom'],
+    ['Berlin-based fintech startups', 'Berlin'],
+    ['European climate startups', 'Europe'],
+    ['Swiss chemists', 'Switzerland'],
+  ])('%s → based in %s, and the place word is no topic word', async (query, place) => {
+    const p = await plan(query);
+    expect(p.filters.map((f) => f.title)).toContain(`Based in ${place}`);
+    const type = p.filters[0]!;
+    expect(JSON.stringify(type.spec.groups)).not.toMatch(/american|u\.s|"us"|"uk"|berlin|european|swiss|institution/i);
+  });
+
+  it('two-letter words and capitalised topics are not places', async () => {
+    for (const q of ['IT companies', 'AI startups', 'Nobel laureates in chemistry']) {
+      const p = await plan(q);
+      expect(p.filters.some((f) => f.spec.kind === 'location'), q).toBe(false);
+    }
+  });
+
+  it('a U.S.-based query passes a profile located in a US city and fails one in Canada', async () => {
+    const p = await plan('U.S.-based biotech companies');
+    const boston = profile('companies.example', 'Helixa', [fact('Sector', 'Biotechnology'), fact('Headquarters', 'Boston, MA, USA')]);
+    const toronto = profile('companies.example', 'Northgene', [fact('Sector', 'Biotechnology'), fact('Headquarters', 'Toronto, Canada')]);
+    expect(await outcomes(p, boston)).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, toronto)).toEqual(['yes', 'no']);
+  });
+});
+
+describe('topic labels pages use', () => {
+  it.each(['Keywords', 'Research area', 'Expertise', 'About', 'Known for'])('a "%s" fact states the topic, and a different one rules it out', async (label) => {
+    const p = await plan('researchers working on neutrinos');
+    const yes = profile('scholars.example', 'Ada Quill', [fact(label, 'neutrino oscillations'), fact('Affiliation', 'University of Tokyo')]);
+    expect(await outcomes(p, yes)).toEqual(['yes']);
+  });
+
+  it('a sector word found only in Keywords is not overruled by another Industry fact', async () => {
+    const p = await plan('fintech startups');
+    const page = profile('companies.example', 'Ledgerly', [fact('Industry', 'B2B'), fact('Keywords', 'fintech, payments, SaaS')]);
+    expect(await outcomes(p, page)).toEqual(['yes']);
+  });
+
+  it('"Area served" is not a topic', async () => {
+    const p = await plan('fintech startups');
+    const page = profile('companies.example', 'Shipwise', [fact('Industry', 'Logistics'), fact('Area served', 'fintech hubs of Europe')]);
+    expect(await outcomes(p, page)).toEqual(['no']);
+  });
+});
