@@ -87,9 +87,12 @@ export function openUnaryChannel(service: string, defaultDeadlineMs: number, opt
     // DNS TXT records must not override the policy above.
     'grpc.service_config_disable_resolution': 1,
     'grpc.enable_retries': 1,
-    // A restarted fetcher/filter pod is rejoined within seconds: grpc-js's default backoff grows to 120 s.
-    'grpc.initial_reconnect_backoff_ms': 500,
-    'grpc.max_reconnect_backoff_ms': 5_000,
+    // A restarted fetcher/filter pod is rejoined within about a second (grpc-js's default backoff grows
+    // to 120 s): calls fail fast while no pod is connected, and the caller's retries span ~1.6 s, so a
+    // reconnect gap longer than that fails runs whenever every pod restarts at once. A connect attempt
+    // a second to an address that refuses is cheap.
+    'grpc.initial_reconnect_backoff_ms': 250,
+    'grpc.max_reconnect_backoff_ms': 1_000,
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
   });
