@@ -3,6 +3,8 @@
  * normalised identity key of a name. Pure functions; no I/O.
  */
 
+import { stemmer as porter } from 'stemmer';
+
 const STOPWORDS = new Set([
   'a', 'an', 'the', 'and', 'or', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from', 'that', 'which',
   'who', 'whose', 'is', 'are', 'was', 'were', 'be', 'been', 'it', 'its', 'as', 'this', 'these', 'those', 'their',
@@ -21,11 +23,30 @@ export function tokens(text: string): string[] {
   );
 }
 
-/** Words whose final letters are not a suffix ("news" is not the plural of "new"). */
-const UNSTEMMED = new Set(['news', 'series', 'always', 'business', 'analysis', 'press', 'species', 'physics', 'need', 'speed', 'seed', 'feed']);
+/**
+ * Words the stemmer must leave whole: endings that are not suffixes ("news" is not the plural of "new"),
+ * and words Porter would fold into another ("organic" is not "organization", "employment" not "employer").
+ */
+const UNSTEMMED = new Set([
+  'news', 'series', 'always', 'business', 'analysis', 'press', 'species', 'physics', 'need', 'speed', 'seed', 'feed',
+  'organic', 'organ', 'organs', 'employment',
+]);
 
-/** Light suffix stripping so "raised"/"raises"/"raise" and "startups"/"startup" meet. */
+/**
+ * Porter's stemmer (the `stemmer` package), so word variants meet: "raised"/"raises", "startups"/"startup",
+ * "condensate"/"condensation", "superconducting"/"superconductivity". Used alike on query terms and page text.
+ */
 export function stem(word: string): string {
+  const w = word.toLowerCase();
+  if (w.length <= 3 || UNSTEMMED.has(w)) return w;
+  return porter(w);
+}
+
+/**
+ * Inflection only ("raised"/"raises", "startups"/"startup"): for curated vocabulary, whose groups list their
+ * variants already, where Porter's derivational folding would say too much ("secure" is not "security").
+ */
+export function lightStem(word: string): string {
   const w = word.toLowerCase();
   if (w.length <= 3 || UNSTEMMED.has(w)) return w;
   if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
@@ -35,6 +56,10 @@ export function stem(word: string): string {
     }
   }
   return w;
+}
+
+export function lightStems(text: string): string[] {
+  return tokens(text).map(lightStem);
 }
 
 export function stems(text: string): string[] {
@@ -50,8 +75,8 @@ export function contentWords(text: string): string[] {
  * True when the stemmed token sequence of `phrase` occurs contiguously in `haystackStems`.
  * Phrase matching on tokens, so "AI" never matches inside "said".
  */
-export function containsPhrase(haystackStems: readonly string[], phrase: string): boolean {
-  const needle = stems(phrase);
+export function containsPhrase(haystackStems: readonly string[], phrase: string, stemmer: (word: string) => string = stem): boolean {
+  const needle = tokens(phrase).map(stemmer);
   if (needle.length === 0) return false;
   outer: for (let i = 0; i + needle.length <= haystackStems.length; i++) {
     for (let j = 0; j < needle.length; j++) if (haystackStems[i + j] !== needle[j]) continue outer;
@@ -61,8 +86,8 @@ export function containsPhrase(haystackStems: readonly string[], phrase: string)
 }
 
 /** True when any synonym of the group occurs in the stems. */
-export function matchesGroup(haystackStems: readonly string[], group: readonly string[]): string | null {
-  for (const phrase of group) if (containsPhrase(haystackStems, phrase)) return phrase;
+export function matchesGroup(haystackStems: readonly string[], group: readonly string[], stemmer: (word: string) => string = stem): string | null {
+  for (const phrase of group) if (containsPhrase(haystackStems, phrase, stemmer)) return phrase;
   return null;
 }
 

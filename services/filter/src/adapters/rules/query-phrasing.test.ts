@@ -109,3 +109,24 @@ describe('topic labels pages use', () => {
     expect(await outcomes(p, page)).toEqual(['no']);
   });
 });
+
+describe('word variants (Porter stems)', () => {
+  it('"condensate" in the query meets "condensation" on the page, and "superconducting" meets "superconductivity"', async () => {
+    const bec = profile('papers.example', 'Observation of a dilute atomic vapour at low temperature', [fact('Subject', 'Bose-Einstein condensation in rubidium')]);
+    expect(await outcomes(await plan('papers on Bose-Einstein condensates'), bec)).toEqual(['yes']);
+    const sc = profile('papers.example', 'Magnetic flux in thin films', [fact('Keywords', 'superconductivity, vortices')]);
+    expect(await outcomes(await plan('papers on superconducting vortices'), sc)).toEqual(['yes']);
+  });
+
+  it('a curated sector word is not met by a word merely sharing its stem ("secure" is not "security")', async () => {
+    const p = await plan('security startups');
+    const shipping = profile('companies.example', 'Portline', []);
+    shipping.passages.push('Portline makes moving ocean containers fast, simple and secure.');
+    shipping.text = shipping.passages.join('\n');
+    expect(await outcomes(p, shipping)).not.toContain('yes');
+    const guard = profile('companies.example', 'Vaultic', []);
+    guard.passages.push('Vaultic is a security company protecting cloud accounts.');
+    guard.text = guard.passages.join('\n');
+    expect(await outcomes(p, guard)).toEqual(['yes']);
+  });
+});

@@ -4,7 +4,7 @@ import { statedDates, withinRange } from '../../domain/dates.js';
 import { placeContains, placeNames, placesNamedIn, resolveLocation, type Place } from '../../domain/places.js';
 import { PAGE_DATED_KINDS, specOf, type FilterSpec } from '../../domain/spec.js';
 import { isKnownTerm } from '../../domain/synonyms.js';
-import { matchesGroup, normaliseKey, pageSentences, stems } from '../../domain/text.js';
+import { lightStem, lightStems, matchesGroup, normaliseKey, pageSentences, stems } from '../../domain/text.js';
 
 /**
  * Checks one funnel filter against what the candidate's pages say about it: first the facts of the
@@ -131,12 +131,19 @@ function unclear(filter: FunnelFilter, candidate: Candidate, why: string): Verdi
 function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | null {
   // No words to find: the passage that names it (its line, its heading) shows what it is.
   if (groups.length === 0) return evidence.length > 0 ? [evidence.find((e) => !e.fact) ?? evidence[0]!] : null;
-  const withStems = evidence.map((e) => ({ e, words: stems(e.fact && !e.text.includes(e.fact.label) ? `${e.fact.label} ${e.text}` : e.text) }));
-  const whole = withStems.find(({ words }) => groups.every((g) => matchesGroup(words, g)));
+  const withStems = evidence.map((e) => {
+    const text = e.fact && !e.text.includes(e.fact.label) ? `${e.fact.label} ${e.text}` : e.text;
+    return { e, words: stems(text), light: lightStems(text) };
+  });
+  // Curated sector words list their variants, so they match by inflection only ("secure" is not "security");
+  // the user's other words match by Porter stem ("condensate" meets "condensation").
+  const matches = (w: { words: string[]; light: string[] }, group: string[]) =>
+    group.some((t) => isKnownTerm(t)) ? matchesGroup(w.light, group, lightStem) : matchesGroup(w.words, group);
+  const whole = withStems.find((w) => groups.every((g) => matches(w, g)));
   if (whole) return [whole.e];
   const used: Evidence[] = [];
   for (const group of groups) {
-    const hit = withStems.find(({ words }) => matchesGroup(words, group));
+    const hit = withStems.find((w) => matches(w, group));
     if (!hit) return null;
     if (!used.includes(hit.e)) used.push(hit.e);
   }
