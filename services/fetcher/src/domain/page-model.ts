@@ -1,6 +1,6 @@
 import type { EntityType, PageEntity, PageFact, PageModel } from '@leadfinder/wire';
 import { contentText, isBoilerplate, type DomNode, type DomScan } from './dom.js';
-import { normaliseSpace } from './text.js';
+import { normaliseSpace, sentenceSpans } from './text.js';
 
 /**
  * The page model: what a page says before any sentence is read. Structure comes first, in this order:
@@ -74,7 +74,9 @@ function valueText(value: unknown, depth = 0): string {
   if (Array.isArray(value)) return value.map((v) => valueText(v, depth + 1)).filter(Boolean).join(', ');
   if (typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    if (typeof o.name === 'string') return clean(o.name);
+    // An organisation with its address ("affiliation": a university in Uppsala) keeps where it is.
+    const where = typeof o.name === 'string' && (o.address || o.location) ? valueText(o.address ?? o.location, depth + 1) : '';
+    if (typeof o.name === 'string') return where ? `${clean(o.name)}, ${where}` : clean(o.name);
     const address = ['streetAddress', 'addressLocality', 'addressRegion', 'addressCountry', 'postalCode']
       .map((k) => valueText(o[k], depth + 1))
       .filter(Boolean);
@@ -313,7 +315,7 @@ function readStructure(root: DomNode): Structure {
   }
 
   // Prose that links an organisation's name to its own site ("… said <a href="https://acme.com">Acme</a> …"):
-  // each such name is an item, its paragraph the passage, its site the lead.
+  // each such name is an item, its sentence the passage, its site the lead.
   for (const p of descendants(root, 'p')) {
     const paragraph = text(p);
     for (const a of descendants(p, 'a')) {
@@ -340,7 +342,10 @@ function readStructure(root: DomNode): Structure {
       const named = slug.length >= 3 && !taxonomy && (last === slug || last.startsWith(`${slug}-`) || (last === 'about' && segments.at(-2) === slug));
       if (!ownSite && !named) continue;
       if (items.some((i) => i.name === name)) continue;
-      items.push({ name, kind: null, link: href, passage: paragraph, facts: [], source: 'link' });
+      // Its passage is the sentence that names it: a news paragraph often names several entities, and
+      // "Ibadan-based Mendwell …" says nothing of the next sentence's company.
+      const sentence = sentenceSpans(paragraph).map(([s, e]) => paragraph.slice(s, e)).find((t) => t.includes(name)) ?? paragraph;
+      items.push({ name, kind: null, link: href, passage: sentence, facts: [], source: 'link' });
     }
   }
 

@@ -242,7 +242,9 @@ export function resolveLocation(text: string): Place[] {
     const rest: string[] = [];
     for (let i = pieces.length - 1; i >= 0; i--) {
       const key = norm(pieces[i]!);
-      const c = !country && (key.length > 2 || i === pieces.length - 1) ? idx.countries.get(key) ?? (key === 'uk' ? 'GB' : undefined) : undefined;
+      // The last piece may be an ISO 3166 code in capitals, as schema.org's addressCountry usually is ("SE").
+      const iso = i === pieces.length - 1 && /^[A-Z]{2}$/.test(pieces[i]!) && pieces[i]! in countries ? pieces[i]! : undefined;
+      const c = !country && (key.length > 2 || i === pieces.length - 1) ? idx.countries.get(key) ?? (key === 'uk' ? 'GB' : iso) : undefined;
       if (c && i === pieces.length - 1) {
         country = c;
         continue;
@@ -257,9 +259,11 @@ export function resolveLocation(text: string): Place[] {
       }
       rest.unshift(pieces[i]!);
     }
-    const cityName = rest[0];
+    // The city is the first piece the gazetteer knows from the end ("Uppsala University, Uppsala"; "1 Main St, Austin").
+    const cityAt = (name: string) => idx.cities.get(norm(name)) ?? idx.cities.get(norm(name.replace(/ City$/i, '')));
+    const cityName = [...rest].reverse().find((r) => cityAt(r)) ?? rest[0];
     if (cityName) {
-      const rows = idx.cities.get(norm(cityName)) ?? idx.cities.get(norm(cityName.replace(/ City$/i, ''))) ?? [];
+      const rows = cityAt(cityName) ?? [];
       const city = likeliestCity(rows, { ...(country ? { country } : {}), ...(state ? { state: state.code } : {}) })
         ?? (country ? likeliestCity(rows, { country }) : null);
       if (city) {

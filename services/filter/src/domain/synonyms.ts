@@ -8,6 +8,8 @@ import { stem, tokens } from './text.js';
 interface SynonymEntry {
   same: string[];
   broader?: string[];
+  /** False for words that are no sector ("female", "physicist"): they are not checked against sector facts only. */
+  sector?: false;
 }
 
 const ENTRIES: SynonymEntry[] = [
@@ -28,6 +30,16 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['round', 'funding', 'financing', 'investment'] },
   { same: ['launch', 'launched', 'released', 'unveiled', 'introduced'] },
   { same: ['publish', 'published', 'appeared'] },
+  // A person's field and gender, as profiles and prize lines state them.
+  { same: ['women', 'woman', 'female'], sector: false },
+  { same: ['physicist', 'physics'], sector: false },
+  { same: ['chemist', 'chemistry'], sector: false },
+  { same: ['economist', 'economics'], sector: false },
+  { same: ['biologist', 'biology'], sector: false },
+  { same: ['mathematician', 'mathematics'], sector: false },
+  { same: ['astronomer', 'astronomy', 'astrophysics'], sector: false },
+  // Profiles label the founding year in several ways ("Founded", "Established", schema.org foundingDate).
+  { same: ['founded', 'established', 'founding date', 'year founded', 'incorporated'] },
   { same: ['release', 'released', 'premiered', 'dropped'] },
   { same: ['open', 'opened', 'opening', 'opens', 'runs', 'running'] },
   { same: ['hire', 'hiring', 'recruiting'] },
@@ -96,7 +108,8 @@ export function synonymGroup(term: string): string[] {
 
 /** True when the term is a sector or topic word the table knows (directories print those as facts). */
 export function isKnownTerm(term: string): boolean {
-  return BY_KEY.has(key(term));
+  const entry = BY_KEY.get(key(term));
+  return entry !== undefined && entry.sector !== false;
 }
 
 /** The group widened by Relax, or null when nothing broader is known. */

@@ -79,7 +79,8 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
   const out: Mention[] = [];
   const url = page.finalUrl || page.url;
   const pageHost = hostOf(url);
-  const otherKind = (k: EntityType | null) => k !== null && k !== kind;
+  // schema.org has one Person type: a Person the page model calls 'professional' may be any kind of person.
+  const otherKind = (k: EntityType | null) => k !== null && k !== kind && !(k === 'professional' && PERSON_KINDS.has(kind));
   const subject = model.subject;
   if (subject && !otherKind(subject.kind) && page.text.includes(subject.name)) {
     // An untyped subject (an h1) is a candidate when the page states facts about it or a sentence opens with it.
@@ -89,7 +90,8 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
     // A birth date among the facts says the subject is a person.
     const person = subject.facts.some((f) => /^(born|died|birth ?date|date of birth|nationality)$/i.test(f.label));
     const untypedFits = (described === null || described === kind) && (!person || PERSON_KINDS.has(kind));
-    if (subject.kind === kind || (subject.kind === null && untypedFits && (subject.facts.length > 0 || opening))) {
+    const personFits = subject.kind === 'professional' && PERSON_KINDS.has(kind) && (described === null || described === kind);
+    if (subject.kind === kind || personFits || (subject.kind === null && untypedFits && (subject.facts.length > 0 || opening))) {
       out.push({
         name: subject.name, sentence: subject.passage, lead: null, domain: entityDomain(subject, pageHost),
         passages: [subject.passage, ...subject.facts.map((f) => f.passage)],

@@ -218,7 +218,9 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
     if (literal && (!inside || inside.name === literal || target.level !== 'city')) return pass(filter, [e], 'stated');
     if (inside) return pass(filter, [e], 'inferred', ` (inferred: ${inside.name} lies in ${target.name})`);
   }
-  if (locationFacts.length > 0) return fail(filter, candidate, `its location is not in ${target.name}.`, [locationFacts[0]!]);
+  // Only a location the gazetteer reads can rule it out; "Uppsala University" alone says nothing either way.
+  const placed = locationFacts.find((e) => resolveLocation(e.fact!.value).length > 0);
+  if (placed) return fail(filter, candidate, `its location is not in ${target.name}.`, [placed]);
   // Sentences, not facts: a birthplace or an award line says nothing about where it is based.
   const named = evidence.filter((e) => e.named && !e.fact && !/^(?:Born|Died)\b/.test(e.text));
   // Where a company or a person is based needs a locative; a news story, a paper or an event is about a place.
@@ -335,7 +337,7 @@ function verifySize(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'siz
 
 // ── hiring ──────────────────────────────────────────────────────────────────────────────────────
 
-const HIRING_LABEL = /hiring|jobs|open roles|careers|positions|vacancies/i;
+const HIRING_LABEL = /hiring|jobs|open roles|openings|careers|positions|vacancies|recruit/i;
 const HIRING_YES = /\b(?:is|are|we're|we are|now|currently|actively) hiring\b|\bopen (?:roles|positions|jobs)\b|\bjoin (?:our|the) team\b|\bwe(?:'re| are) looking for\b/i;
 const HIRING_NO = /\bnot (?:currently )?hiring\b|\bno open (?:roles|positions|jobs)\b/i;
 
@@ -407,7 +409,10 @@ function verifyCohort(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'c
 }
 
 function dateCheck(e: Evidence, range: DateRange): 'in' | 'out' | 'none' {
-  const dates = statedDates(e.text);
+  // A fact whose whole value is a year ("Established: 2019") states that year; in a sentence a bare
+  // number is too loose to read as a date.
+  const year = e.fact ? /^\s*((?:1[5-9]|20)\d{2})\s*$/.exec(e.fact.value)?.[1] : undefined;
+  const dates = year ? [{ from: `${year}-01-01`, to: `${year}-12-31` }] : statedDates(e.text);
   if (dates.length === 0) return 'none';
   return dates.some((d) => withinRange(d, range)) ? 'in' : 'out';
 }
@@ -423,8 +428,9 @@ function describe(range: DateRange): string {
 }
 
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
+  // A fact is read with its label: "Established: 2019" states the founding, "2019" alone does not.
   const matching = evidence.filter((e) => {
-    const words = stems(e.text);
+    const words = stems(e.fact && !e.text.includes(e.fact.label) ? `${e.fact.label} ${e.text}` : e.text);
     return spec.groups.every((g) => matchesGroup(words, g));
   });
   if (matching.length === 0) return fail(filter, candidate, 'no sentence about it mentions this event.');
