@@ -74,8 +74,13 @@ export async function driveRun(steps: RunSteps): Promise<void> {
 
     state.unclear.clear();
     await runFunnel(steps, round, fresh);
-    // Candidates left unclear with no link but a known domain: open their own site's page, judge again.
-    const settled = await followDomains(steps, round, [...state.unclear]);
+    // Candidates left unclear: open their own page and judge again — the link a page gave for them if it
+    // is still unopened (a lead past this round's cap, or one a later page supplied), else a search of
+    // their own domain.
+    const unclear = [...state.unclear];
+    const byLead = await followUnclearLeads(steps, round, unclear);
+    const byDomain = await followDomains(steps, round, unclear.filter((k) => !byLead.includes(k)));
+    const settled = [...new Set([...byLead, ...byDomain])];
     if (settled.length > 0) await runFunnel(steps, round, settled);
     const yieldingUrls = state.rowSourcesOf(round);
     for (const cursor of cursorsAfterRound({ answers, yieldingUrls, seenBefore: state.seenHitUrls, limit: steps.tuning.searchLimit })) {
@@ -117,6 +122,29 @@ async function followLeads(steps: RunSteps, round: number, freshKeys: readonly s
     if (leads.size >= tuning.maxLeadsPerRound) break;
   }
   return openLeads(steps, round, leads);
+}
+
+/**
+ * Candidates a filter left unclear whose lead (their own page's link) is not opened yet: opened now, at
+ * most `maxLeadsPerRound`. Returns the keys to judge again: those whose own page joined their sources,
+ * and whatever new the lead pages named.
+ */
+async function followUnclearLeads(steps: RunSteps, round: number, unclearKeys: readonly string[]): Promise<string[]> {
+  const { state, tuning } = steps;
+  const leads = new Map<string, string>();
+  const sourcesBefore = new Map<string, number>();
+  for (const key of unclearKeys) {
+    const c = state.pool.get(key);
+    const lead = c?.lead;
+    if (!c || !lead || state.openedUrls.has(lead) || c.sourceUrls.includes(lead) || leads.has(lead)) continue;
+    if (leads.size >= tuning.maxLeadsPerRound) break;
+    leads.set(lead, key);
+    sourcesBefore.set(key, c.sourceUrls.length);
+  }
+  if (leads.size === 0) return [];
+  const found = await openLeads(steps, round, leads);
+  const grown = [...sourcesBefore].filter(([key, n]) => (state.pool.get(key)?.sourceUrls.length ?? 0) > n).map(([key]) => key);
+  return [...new Set([...grown, ...found])];
 }
 
 /**

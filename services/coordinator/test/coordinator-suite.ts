@@ -97,6 +97,36 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
         expect(after.chargeMicrousd).toBe(13_000);
       });
 
+      it('opens the still unopened lead of a candidate its pages leave unclear (past the round\'s lead cap) and judges it again', async () => {
+        h = await createHarness({}, ports);
+        const world = standardWorld({
+          hits: { q1: [{ url: 'http://news.test/', score: 0.9 }], q2: [] },
+          pages: {
+            'http://news.test/': 'Acme and Beta were mentioned.',
+            'http://acme.test/': 'Acme is hiring in Berlin.',
+            'http://beta.test/': 'Beta is hiring in Berlin.',
+          },
+          candidates: {
+            'http://news.test/': [
+              { key: 'acme', name: 'Acme', lead: 'http://acme.test/' },
+              { key: 'beta', name: 'Beta', lead: 'http://beta.test/' },
+            ],
+          },
+          // Only a candidate's own page says whether it is hiring; the news page leaves it unclear.
+          passes: (filter, c) => filter.title !== 'Hiring' || c.sourceUrls.some((u) => u !== 'http://news.test/'),
+          unclear: (filter) => filter.title === 'Hiring',
+        });
+        const research = createFakeResearch(world);
+        await h.coordinator(research.fetcher, research.filter, { tuning: { maxLeadsPerRound: 1 } }).start();
+        const run = await h.submit({ target: 2 });
+        const after = await h.waitTerminal(run.id);
+        expect(research.calls.fetched.sort()).toEqual(['http://acme.test/', 'http://beta.test/', 'http://news.test/']);
+        expect(after.result!.table.map((r) => [r.name, r.source_urls])).toEqual([
+          ['Acme', ['http://news.test/', 'http://acme.test/']],
+          ['Beta', ['http://news.test/', 'http://beta.test/']],
+        ]);
+      });
+
       it('searches the own domain of a candidate its pages leave unclear, opens that page and judges it again', async () => {
         h = await createHarness({}, ports);
         const world = standardWorld({

@@ -112,6 +112,16 @@ describe('a news article naming several organisations', () => {
     expect((await judge(p, kliniq, [news]))[1]!.outcome).not.toBe('yes');
   });
 
+  it('a passing mention that does not say what it does is unclear (its lead is worth following), not a no', async () => {
+    const p = await plan('fintech startups');
+    const { candidates } = await reasoner.extract({ plan: p, page: news, round: 1 }, { signal });
+    const mendwell = candidates.find((c) => c.name === 'Mendwell')!;
+    expect((await judge(p, mendwell, [news]))[0]!.outcome).toBe('unclear');
+    // Its own page states its sector: now it is a no.
+    const followed = { ...mendwell, sourceUrls: [...mendwell.sourceUrls, mendwellHome.url] };
+    expect((await judge(p, followed, [news, mendwellHome]))[0]!.outcome).toBe('no');
+  });
+
   it('once the lead (its JSON-LD homepage) joins its sources, its own facts settle the filters', async () => {
     const p = await plan('health startups in Nigeria');
     const { candidates } = await reasoner.extract({ plan: p, page: news, round: 1 }, { signal });

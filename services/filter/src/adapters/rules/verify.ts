@@ -25,6 +25,8 @@ interface Evidence {
   fact?: PageFact;
   /** The fact is from a page about the candidate (a profile), not from its line on a listing. */
   ownFact?: boolean;
+  /** The passage is from a page about the candidate (its profile, homepage or about page). */
+  ownPage?: boolean;
 }
 
 function pageUrl(page: FetchedPage): string {
@@ -57,9 +59,10 @@ export function evidenceFor(candidate: Candidate, pages: readonly FetchedPage[])
       if (page.text.includes(entity.passage)) out.push({ text: entity.passage, url, page, named: true });
     }
     const aboutPage = candidate.entityType === 'news' || page.title.includes(candidate.name) || (entity !== null && entity === page.model?.subject);
+    if (aboutPage) for (const e of out) if (e.page === page) e.ownPage = true;
     for (const text of pageSentences(page)) {
       const named = text.includes(candidate.name);
-      if (named || aboutPage) out.push({ text, url, page, named: named || aboutPage });
+      if (named || aboutPage) out.push({ text, url, page, named: named || aboutPage, ...(aboutPage ? { ownPage: true } : {}) });
     }
   }
   // Facts first, then sentences that name the candidate: the strongest evidence is tried first.
@@ -172,7 +175,14 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
     return fail(filter, candidate, 'its sector is stated otherwise.', [topicFacts[0]!]);
   }
   const byOther = other.length > 0 || sector.length === 0 ? coverGroups(evidence, other) : [];
-  if (byOther === null) return fail(filter, candidate, 'the pages do not describe it that way.');
+  if (byOther === null) {
+    // Only a line or a sentence on someone else's page (a listing, a news story), no sector stated: its
+    // own page may say what it does, so the lead is worth following before ruling it out.
+    if (topicFacts.length === 0 && !evidence.some((e) => e.ownPage)) {
+      return unclear(filter, candidate, 'only a passing mention was read, not a page about it.');
+    }
+    return fail(filter, candidate, 'the pages do not describe it that way.');
+  }
   const used = [...bySector, ...byOther.filter((e) => !bySector.includes(e))];
   return pass(filter, used, 'stated');
 }
