@@ -13,7 +13,8 @@ export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
   paper: ['paper', 'preprint', 'publication', 'journal article', 'study'],
   researcher: [
     'researcher', 'scientist', 'professor', 'postdoc', 'postdoctoral', 'academic', 'research fellow', 'phd student',
-    'laureate', 'economist', 'physicist', 'chemist', 'biologist', 'mathematician',
+    'laureate', 'economist', 'physicist', 'chemist', 'biologist', 'mathematician', 'astronomer', 'scholar',
+    'prize winner', 'nobelist',
   ],
   clinician: [
     'clinician', 'doctor', 'physician', 'surgeon', 'cardiologist', 'dermatologist', 'pediatrician', 'paediatrician',

@@ -311,6 +311,8 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
     for (let n = Math.min(4, words.length); n >= 1; n--) {
       const candidate = words.slice(0, n).join(' ');
       if (n === 1 && NOT_PLACE.test(candidate)) break;
+      // One capitalised word of a longer name is not the place ("the Bay Area" is not Bay, Somalia).
+      if (n === 1 && words.length > 1 && /^\p{Lu}/u.test(candidate) && /^\p{Lu}/u.test(words[1]!)) continue;
       // A lower-case single word ("in education") is a topic, not a place, unless it is a country.
       if (n === 1 && !/^\p{Lu}/u.test(candidate) && !gazetteer().countries.has(norm(candidate))) continue;
       const known = knownPlace(candidate);
@@ -320,10 +322,11 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
         return { place: known, start, end };
       }
     }
-    const capitalised = /^(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)/u.exec(m[1]!);
+    const named = m[1]!.replace(/^the\s+/i, '');
+    const capitalised = /^(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)/u.exec(named);
     if (capitalised && !NOT_PLACE.test(capitalised[1]!) && !/^(Y Combinator|YC|Winter|Summer|Spring|Fall)\b/.test(capitalised[1]!)) {
       const start = m.index;
-      const end = m.index + m[0].indexOf(m[1]!) + capitalised[1]!.length;
+      const end = m.index + m[0].indexOf(m[1]!) + (m[1]!.length - named.length) + capitalised[1]!.length;
       return { place: { name: capitalised[1]!, level: 'city' }, start, end };
     }
   }

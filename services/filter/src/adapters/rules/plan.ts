@@ -31,6 +31,7 @@ const GENERIC_NOUNS = new Set(
     'attorney', 'doctor', 'clinician', 'physician', 'freelancer', 'freelance', 'book', 'paper', 'publication',
     'conference', 'exhibition', 'music video', 'app', 'tool', 'device', 'organization', 'organisation', 'organizations',
     'organisations', 'compani', 'startups', 'companies', 'businesses', 'firms', 'laureate', 'laureates',
+    'winner', 'winners', 'prize winner', 'scholar', 'scholars', 'nobelist',
   ].map((n) => tokens(n).map(stem).join(' ')),
 );
 
@@ -75,25 +76,34 @@ function groupsOf(words: string[]): string[][] {
 
 /**
  * Terms of a clause with "or" read as any-of: "superconductivity or superfluids" is one criterion that
- * either word meets, not two. Each entry lists the alternatives of one criterion.
+ * either word meets, not two. Each entry lists the alternatives of one criterion. An alternative runs
+ * from the "or" to the nearest word that is no term ("papers on graphene or carbon nanotubes published"
+ * → graphene | "carbon nanotubes"), so a multi-word alternative stays one phrase.
  */
 function termAlternatives(words: string[], keep: (term: string) => boolean): string[][] {
   const out: string[][] = [];
-  let joinNext = false;
+  let run: string[][] = [[]];
+  const flush = () => {
+    const segments = run.filter((seg) => seg.length > 0);
+    if (run.length > 1 && segments.length > 1) out.push(segments.map((seg) => seg.join(' ')));
+    else for (const seg of segments) for (const t of seg) out.push([t]);
+    run = [[]];
+  };
   for (const t of splitTerms(words)) {
-    if (t.toLowerCase() === 'or') {
-      joinNext = out.length > 0;
+    const lower = t.toLowerCase();
+    if (lower === 'or') {
+      run.push([]);
       continue;
     }
+    // Articles are transparent ("… or the …"); any other word that is no term ends the run.
+    if (lower === 'a' || lower === 'an' || lower === 'the') continue;
     if (!keep(t)) {
-      // A dropped article ("or the …") keeps the disjunction open; a dropped noun ("… or companies") ends it.
-      if (!DROP.has(t.toLowerCase())) joinNext = false;
+      flush();
       continue;
     }
-    if (joinNext) out[out.length - 1]!.push(t);
-    else out.push([t]);
-    joinNext = false;
+    run[run.length - 1]!.push(t);
   }
+  flush();
   return out;
 }
 

@@ -58,6 +58,26 @@ describe('"or" in a topic is any-of', () => {
   });
 });
 
+describe('"or" between phrases', () => {
+  it('an alternative after "or" runs to the end of the term ("graphene or carbon nanotubes" is not "carbon" alone)', async () => {
+    const p = await plan('papers on graphene or carbon nanotubes published in the 2000s');
+    expect(p.filters[0]!.spec.groups).toEqual([['graphene', 'carbon nanotubes']]);
+    const tubes = profile('papers.example', 'Helical microtubules of graphitic carbon', [fact('Keywords', 'carbon nanotubes'), fact('Published', '2001-11-07')]);
+    const capture = profile('papers.example', 'Amine sorbents for flue gas', [fact('Keywords', 'carbon capture'), fact('Published', '2004-02-01')]);
+    expect(await outcomes(p, tubes)).toEqual(['yes', 'yes']);
+    expect((await outcomes(p, capture))[0]).not.toBe('yes');
+  });
+});
+
+describe('who a query asks for', () => {
+  it('"Nobel Prize winners in physics" asks for researchers, and "winners" is no topic word', async () => {
+    const p = await plan('Nobel Prize winners in physics');
+    expect(p.entityType).toBe('researcher');
+    const laureate = profile('laureates.example', 'Kip Thorne', [fact('Prize', 'Nobel Prize in Physics 2017'), fact('Field', 'Physics')]);
+    expect(await outcomes(p, laureate)).toEqual(['yes']);
+  });
+});
+
 describe('places said before the noun', () => {
   it.each([
     ['American physicists who won the Nobel prize', 'United States'],
@@ -72,6 +92,12 @@ describe('places said before the noun', () => {
     expect(p.filters.map((f) => f.title)).toContain(`Based in ${place}`);
     const type = p.filters[0]!;
     expect(JSON.stringify(type.spec.groups)).not.toMatch(/american|u\.s|"us"|"uk"|berlin|european|swiss|institution/i);
+  });
+
+  it('one word of a longer capitalised name is not a place of its own ("the Bay Area" is not Bay, Somalia)', async () => {
+    const p = await plan('biotech nonprofits in the Bay Area');
+    expect(p.filters.map((f) => f.title)).toContain('Based in Bay Area');
+    expect(JSON.stringify(p.filters)).not.toContain('"SO"');
   });
 
   it('two-letter words and capitalised topics are not places', async () => {
