@@ -96,6 +96,16 @@ describe('JSON-LD Person pages', () => {
     expect(verdicts.map((v) => v.outcome)).toEqual(['no', 'no']);
   });
 
+  it('where someone works counts under its usual labels, where they were born does not', async () => {
+    const emigre = subjectPage('https://laureates.example/r-weiss', 'Rainer Weiss', [
+      fact('Birth country', 'Germany'), fact('Organization', 'Massachusetts Institute of Technology, Cambridge, MA, USA'), fact('Field', 'Physics'),
+    ], 'professional');
+    const inGermany = await plan('physicists in Germany');
+    expect((await judge(inGermany, await only(inGermany, emigre), [emigre])).map((v) => v.outcome)).toEqual(['yes', 'no']);
+    const inUs = await plan('physicists in the United States');
+    expect((await judge(inUs, await only(inUs, emigre), [emigre])).map((v) => v.outcome)).toEqual(['yes', 'yes']);
+  });
+
   it('an affiliation the gazetteer cannot place leaves the location unclear, not ruled out', async () => {
     const bare = subjectPage('https://ines.example/', 'Ines Morgan', [fact('Job title', 'Professor of Physics'), fact('Affiliation', 'Institute of Cold Matter')], 'professional');
     const p = await plan('physicists in Sweden');

@@ -191,7 +191,9 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
 
 const BASED_KINDS: ReadonlySet<Candidate['entityType']> = new Set(['company', 'professional', 'researcher', 'clinician', 'lawyer', 'freelancer']);
 
-const LOCATION_LABEL = /locat|headquarter|\bhq\b|based|\bcity\b|address|offices?\b|country|region|affiliat|institution|employer/i;
+const LOCATION_LABEL = /locat|headquarter|\bhq\b|based|\bcity\b|address|offices?\b|country|region|affiliat|institution|employer|organi[sz]ation\b(?! type)|university|works for|workplace/i;
+/** Where someone was born or died is not where they are based ("Birth country", "Place of death"). */
+const NOT_WHERE_BASED = /birth|born|death|died/i;
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -220,7 +222,7 @@ function locativeName(text: string, names: readonly string[]): string | null {
 function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'location' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   const target: Place = spec.place;
   const names = [...new Set([...spec.names, ...placeNames(target)])];
-  const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label));
+  const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label) && !NOT_WHERE_BASED.test(e.fact.label));
   if (spec.outside) return verifyOutside(filter, target, candidate, locationFacts);
   for (const e of locationFacts) {
     const inside = resolveLocation(e.fact!.value).find((p) => placeContains(target, p));
