@@ -29,7 +29,7 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['series b', 'series b round'] },
   { same: ['round', 'funding', 'financing', 'investment'] },
   { same: ['launch', 'launched', 'released', 'unveiled', 'introduced'] },
-  { same: ['publish', 'published', 'appeared'] },
+  { same: ['publish', 'published', 'appeared', 'publication date', 'publication year', 'date of publication'] },
   // A person's field and gender, as profiles and prize lines state them.
   { same: ['women', 'woman', 'female'], sector: false },
   { same: ['physicist', 'physics'], sector: false },

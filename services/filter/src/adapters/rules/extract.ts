@@ -88,7 +88,7 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
     // "Aziz Sancar is a chemist …" describes a researcher, whatever else the page mentions.
     const described = opening ? descriptorKind(opening.slice(subject.name.length)) : null;
     // A birth date among the facts says the subject is a person.
-    const person = subject.facts.some((f) => /^(born|died|birth ?date|date of birth|nationality)$/i.test(f.label));
+    const person = subject.facts.some((f) => /^(born|died|birth ?date|date of birth|birth ?place|place of birth|birth country|country of birth|nationality|gender|pronouns)$/i.test(f.label));
     const untypedFits = (described === null || described === kind) && (!person || PERSON_KINDS.has(kind));
     const personFits = subject.kind === 'professional' && PERSON_KINDS.has(kind) && (described === null || described === kind);
     if (subject.kind === kind || personFits || (subject.kind === null && untypedFits && (subject.facts.length > 0 || opening))) {

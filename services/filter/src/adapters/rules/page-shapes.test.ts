@@ -77,6 +77,27 @@ describe('a dl/dt/dd profile with its own labels', () => {
   });
 });
 
+describe('dl profiles of papers and people', () => {
+  it('"Publication year: 1995" on a paper profile dates its publication', async () => {
+    const paper = subjectPage('https://citations.example/p/cooling', 'Cooling atoms to a single quantum state', [
+      fact('Authors', 'Ines Morgan; Tomas Ruiz'), fact('Publication year', '1995'), fact('Subject area', 'Bose-Einstein condensation'),
+    ]);
+    const nineties = await plan('papers on Bose-Einstein condensates published in the 1990s');
+    expect((await judge(nineties, await only(nineties, paper), [paper])).map((v) => v.outcome)).toEqual(['yes', 'yes']);
+    const later = await plan('papers on Bose-Einstein condensates published in the 2000s');
+    expect((await judge(later, await only(later, paper), [paper])).map((v) => v.outcome)).toEqual(['yes', 'no']);
+  });
+
+  it('an untyped profile stating a gender is a person: no candidate for a company query', async () => {
+    const person = subjectPage('https://scholars.example/ada-quill', 'Ada Quill', [fact('Gender', 'Female'), fact('Institution', 'University of Chicago, Chicago, IL, USA')]);
+    const p = await plan('companies in Chicago');
+    const { candidates } = await reasoner.extract({ plan: p, page: person, round: 1 }, { signal });
+    expect(candidates).toEqual([]);
+    const r = await plan('researchers in Chicago');
+    expect((await reasoner.extract({ plan: r, page: person, round: 1 }, { signal })).candidates.map((c) => c.name)).toEqual(['Ada Quill']);
+  });
+});
+
 describe('JSON-LD Person pages', () => {
   const berg = subjectPage('https://hannaberg.example/', 'Hanna Berg', [
     fact('Job title', 'Professor of Physics'), fact('Gender', 'Female'), fact('Affiliation', 'Uppsala University, Uppsala, SE'),

@@ -130,18 +130,27 @@ function unclear(filter: FunnelFilter, candidate: Candidate, why: string): Verdi
   };
 }
 
+/** The words of a passage; a fact is read with its label ("Established: 2019" states a founding). */
+function wordsOf(e: Evidence): { words: string[]; light: string[] } {
+  const text = e.fact && !e.text.includes(e.fact.label) ? `${e.fact.label} ${e.text}` : e.text;
+  return { words: stems(text), light: lightStems(text) };
+}
+
+/**
+ * Curated words list their variants, so they match by inflection only ("secure" is not "security",
+ * "public" is not "publication"); the user's other words match by Porter stem ("condensate" meets
+ * "condensation").
+ */
+function groupMatches(w: { words: string[]; light: string[] }, group: string[]): boolean {
+  return (group.some((t) => isKnownTerm(t)) ? matchesGroup(w.light, group, lightStem) : matchesGroup(w.words, group)) !== null;
+}
+
 /** Every group satisfied, preferring one passage; otherwise by up to three passages together. */
 function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | null {
   // No words to find: the passage that names it (its line, its heading) shows what it is.
   if (groups.length === 0) return evidence.length > 0 ? [evidence.find((e) => !e.fact) ?? evidence[0]!] : null;
-  const withStems = evidence.map((e) => {
-    const text = e.fact && !e.text.includes(e.fact.label) ? `${e.fact.label} ${e.text}` : e.text;
-    return { e, words: stems(text), light: lightStems(text) };
-  });
-  // Curated sector words list their variants, so they match by inflection only ("secure" is not "security");
-  // the user's other words match by Porter stem ("condensate" meets "condensation").
-  const matches = (w: { words: string[]; light: string[] }, group: string[]) =>
-    group.some((t) => isKnownTerm(t)) ? matchesGroup(w.light, group, lightStem) : matchesGroup(w.words, group);
+  const withStems = evidence.map((e) => ({ e, ...wordsOf(e) }));
+  const matches = groupMatches;
   const whole = withStems.find((w) => groups.every((g) => matches(w, g)));
   if (whole) return [whole.e];
   const used: Evidence[] = [];
@@ -442,8 +451,8 @@ function describe(range: DateRange): string {
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   // A fact is read with its label: "Established: 2019" states the founding, "2019" alone does not.
   const matching = evidence.filter((e) => {
-    const words = stems(e.fact && !e.text.includes(e.fact.label) ? `${e.fact.label} ${e.text}` : e.text);
-    return spec.groups.every((g) => matchesGroup(words, g));
+    const w = wordsOf(e);
+    return spec.groups.every((g) => groupMatches(w, g));
   });
   if (matching.length === 0) return fail(filter, candidate, 'no sentence about it mentions this event.');
   if (!spec.dateRange) return pass(filter, [matching[0]!], 'stated');
