@@ -321,7 +321,7 @@ function readStructure(root: DomNode): Structure {
     for (const a of descendants(p, 'a')) {
       const href = a.attribs?.href ?? '';
       const name = text(a);
-      if (!href || href.startsWith('#') || !plausibleItemName(name) || name.split(/\s+/).length > 5) continue;
+      if (!href || href.startsWith('#') || !plausibleItemName(name)) continue;
       let path = '/';
       let external = false;
       try {
@@ -341,6 +341,8 @@ function readStructure(root: DomNode): Structure {
       const taxonomy = TAXONOMY_SEGMENTS.test(segments.at(-2) ?? '');
       const named = slug.length >= 3 && !taxonomy && (last === slug || last.startsWith(`${slug}-`) || (last === 'about' && segments.at(-2) === slug));
       if (!ownSite && !named) continue;
+      // A long link text is a name only when the page it opens carries it (a paper's title and its slug).
+      if (name.split(/\s+/).length > 5 && !named) continue;
       if (items.some((i) => i.name === name)) continue;
       // Its passage is the sentence that names it: a news paragraph often names several entities, and
       // "Ibadan-based Mendwell …" says nothing of the next sentence's company.

@@ -41,6 +41,12 @@ const grounded = (page: ReturnType<typeof extractHtml>) => {
   }
 };
 
+const scienceNews = `<!DOCTYPE html><html><head><title>Cold atoms, hot prize | Lab Bulletin</title><meta property="og:type" content="article"></head><body>
+<article><h1>Cold atoms, hot prize</h1>
+<p>The committee singled out <a href="https://citations.example/papers/cooling-atoms-to-a-single-quantum-state">Cooling atoms to a single quantum state</a>, a 1995 report of the first condensate. Its lead author, <a href="https://scholars.example/people/ines-morgan">Ines Morgan</a>, now directs a laboratory in Boulder.</p>
+<p>Readers can also see <a href="https://labbulletin.example/topics/quantum-gases">our coverage of quantum gases and ultracold matter</a>.</p>
+</article></body></html>`;
+
 describe('page shapes', () => {
   it('a dl/dt/dd profile: the h1 is the subject and every dt labels its dd', () => {
     const page = extractHtml(dlProfile);
@@ -78,6 +84,15 @@ describe('page shapes', () => {
       ['Mendwell', 'https://mendwell.example/', 'Ibadan-based Mendwell runs community clinics and now employs 240 people.'],
       ['Kliniq', 'https://kliniq.example/', 'In Nairobi, Kliniq sells diagnostic kits to pharmacies.'],
       ['Curadoc', 'https://curadoc.example/about', 'Curadoc, a Cairo startup, matches patients with specialists.'],
+    ]);
+    grounded(page);
+  });
+
+  it('a science news story: a linked paper title (its page carries the title) and a linked researcher are items; a topic link is not', () => {
+    const page = extractHtml(scienceNews);
+    expect(page.model!.items.map((i) => [i.name, i.passage])).toEqual([
+      ['Cooling atoms to a single quantum state', 'The committee singled out Cooling atoms to a single quantum state, a 1995 report of the first condensate.'],
+      ['Ines Morgan', 'Its lead author, Ines Morgan, now directs a laboratory in Boulder.'],
     ]);
     grounded(page);
   });

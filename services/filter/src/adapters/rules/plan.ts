@@ -174,7 +174,8 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     noun: kindCue.noun,
     head,
     qualifiers,
-    qualifierAlternatives: termAlternatives(tokens(head), isQualifier),
+    // "biotech, medtech or healthcare": the commas of a list ending in "or" are more "or"s.
+    qualifierAlternatives: termAlternatives(tokens(head.replace(/,\s*(?=[^,]*\bor\b)/gi, ' or ')), isQualifier),
     place: found?.place ?? null,
     outside: found?.outside === true,
     event: eventTerms.length > 0 ? words.slice(eventAt).join(' ').replace(/^(that|which|who|whose)\s+(have\s+|has\s+|had\s+)?/i, '') : null,

@@ -69,6 +69,17 @@ describe('"or" between phrases', () => {
   });
 });
 
+describe('a list ending in "or"', () => {
+  it('"biotech, medtech or healthcare startups" is one any-of criterion', async () => {
+    const p = await plan('biotech, medtech or healthcare startups');
+    expect(p.filters).toHaveLength(1);
+    const medtech = profile('companies.example', 'Stentra', [fact('Industry', 'Medtech')]);
+    const games = profile('companies.example', 'Pixelforge', [fact('Industry', 'Gaming')]);
+    expect(await outcomes(p, medtech)).toEqual(['yes']);
+    expect(await outcomes(p, games)).toEqual(['no']);
+  });
+});
+
 describe('who a query asks for', () => {
   it('"Nobel Prize winners in physics" asks for researchers, and "winners" is no topic word', async () => {
     const p = await plan('Nobel Prize winners in physics');
