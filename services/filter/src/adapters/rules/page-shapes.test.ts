@@ -134,6 +134,33 @@ describe('JSON-LD Person pages', () => {
   });
 });
 
+describe('a lead whose own page is typed', () => {
+  it('a researcher named in a paper query\'s news story is ruled out once her own page says she is a Person', async () => {
+    const p = await plan('papers on neutrino oscillations');
+    const story = subjectPage('https://bulletin.example/news/neutrinos', 'Neutrinos change flavour', [], 'news', [
+      'The prize went to work on neutrino oscillations led by Hanna Berg.',
+    ]);
+    story.model = { subject: null, items: [{ name: 'Hanna Berg', kind: null, link: 'https://hannaberg.example/', passage: 'The prize went to work on neutrino oscillations led by Hanna Berg.', facts: [], source: 'link' }], siteName: null };
+    const home = subjectPage('https://hannaberg.example/', 'Hanna Berg', [fact('Job title', 'Professor of Physics'), fact('Industry', 'neutrino oscillations')], 'professional');
+    const { candidates } = await reasoner.extract({ plan: p, page: story, round: 1 }, { signal });
+    const berg = candidates.find((c) => c.name === 'Hanna Berg')!;
+    const followed = { ...berg, sourceUrls: [...berg.sourceUrls, home.url] };
+    const verdict = (await judge(p, followed, [story, home]))[0]!;
+    expect(verdict.outcome).toBe('no');
+    expect(verdict.rationale).toContain('a person');
+    // A paper whose own page is typed Article (not ScholarlyArticle) still counts as a paper.
+    const listing = subjectPage('https://papers.example/lists/neutrinos', 'Papers on neutrinos', [], null, ['Neutrino flavour change observed — 1998']);
+    listing.model = { subject: null, items: [
+      { name: 'Neutrino flavour change observed', kind: null, link: 'https://journal.example/a/1', passage: 'Neutrino flavour change observed — 1998', facts: [], source: 'list' },
+      { name: 'Solar neutrino deficit measured', kind: null, link: 'https://journal.example/a/2', passage: 'Solar neutrino deficit measured — 1968', facts: [], source: 'list' },
+    ], siteName: null };
+    const paperPage = subjectPage('https://journal.example/a/1', 'Neutrino flavour change observed', [fact('About', 'neutrino oscillations')], 'news');
+    const listed = (await reasoner.extract({ plan: p, page: listing, round: 1 }, { signal })).candidates.find((c) => c.name === 'Neutrino flavour change observed')!;
+    const withOwn = { ...listed, sourceUrls: [...listed.sourceUrls, paperPage.url] };
+    expect((await judge(p, withOwn, [listing, paperPage]))[0]!.outcome).toBe('yes');
+  });
+});
+
 describe('a news article naming several organisations', () => {
   it('each is a candidate with its own sentence and its site as the lead; a place in one sentence is not another\'s', async () => {
     const p = await plan('health startups in Nigeria');

@@ -475,6 +475,30 @@ function verifyPeriod(filter: FunnelFilter, range: DateRange, candidate: Candida
   return fail(filter, candidate, `no date within ${describe(range)} is stated.`);
 }
 
+const PERSON_KINDS: ReadonlySet<string> = new Set(['professional', 'researcher', 'clinician', 'lawyer', 'freelancer']);
+const KIND_WORDS: Partial<Record<string, string>> = { professional: 'person', music_video: 'music video' };
+
+/** schema.org types are coarser than ours: a Person may be any kind of person, an Article may be a paper. */
+function kindFits(kind: string, wanted: string): boolean {
+  return kind === wanted || (kind === 'professional' && PERSON_KINDS.has(wanted)) || (kind === 'news' && wanted === 'paper');
+}
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`;
+}
+
+/** The typed kind of the page about the candidate (its subject's schema.org type), if one says. */
+function ownKind(candidate: Candidate, pages: readonly FetchedPage[]): string | null {
+  const wanted = new Set(candidate.sourceUrls);
+  for (const page of pages) {
+    if (wanted.size > 0 && !wanted.has(pageUrl(page)) && !wanted.has(page.url)) continue;
+    const subject = page.model?.subject;
+    // Only a structured-data type counts; an og:type of 'article' on a company's about page says little.
+    if (subject?.kind && (subject.source === 'jsonld' || subject.source === 'microdata') && entityOf(candidate, page) === subject) return subject.kind;
+  }
+  return null;
+}
+
 /** The verdict of one filter on one candidate. */
 export function verifyCandidate(plan: ResearchPlan, filter: FunnelFilter, candidate: Candidate, pages: readonly FetchedPage[]): Verdict {
   const spec = specOf(filter);
@@ -482,7 +506,14 @@ export function verifyCandidate(plan: ResearchPlan, filter: FunnelFilter, candid
   if (evidence.length === 0) return unclear(filter, candidate, 'none of its pages mention it.');
   if (!spec) return unclear(filter, candidate, 'this filter has no rule-checkable criterion.');
   switch (spec.kind) {
-    case 'type':
+    case 'type': {
+      // Its own page says what kind of thing it is (schema.org type): a Person is no paper, a paper no company.
+      const kind = ownKind(candidate, pages);
+      if (kind && !kindFits(kind, spec.entityType)) {
+        return fail(filter, candidate, `its own page describes ${article(KIND_WORDS[kind] ?? kind)}.`);
+      }
+      return verifyTopic(filter, spec.groups, candidate, evidence);
+    }
     case 'terms':
       return verifyTopic(filter, spec.groups, candidate, evidence);
     case 'location':
