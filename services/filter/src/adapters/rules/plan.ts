@@ -298,6 +298,13 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
     [typeTitle, place, 'announcement'],
     [altType, noun, 'interview'],
   ].map((parts) => parts.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim());
+  // "superconductivity or superfluids": a search engine reads both words as wanted, so each alternative
+  // also gets a phrasing of its own, right after the first two.
+  const eitherOr = /(\S+) or (\S+)/i.exec(typeTitle);
+  if (eitherOr) {
+    const alone = [eitherOr[1]!, eitherOr[2]!].map((alt) => [typeTitle.replace(eitherOr[0], alt), place].filter(Boolean).join(' '));
+    pool.splice(2, 0, ...alone);
+  }
   // With a form, cohort, size or hiring constraint the typed phrasings lead: the kind and place alone
   // ("company India") find pages about everything.
   const typed = typedPhrasings(specs, typeTitle, place, noun);

@@ -49,6 +49,11 @@ describe('"or" in a topic is any-of', () => {
     expect(await outcomes(p, laser)).not.toContain('yes');
   });
 
+  it('each alternative is also searched on its own (a search engine reads both words as wanted)', async () => {
+    const p = await plan('fintech or insurance startups in Berlin');
+    expect(p.queries).toEqual(expect.arrayContaining(['fintech startup Berlin', 'insurance startup Berlin']));
+  });
+
   it('"fintech or insurance startups" takes a company in either sector, and "and" still needs both', async () => {
     const either = await plan('fintech or insurance startups');
     const insurer = profile('companies.example', 'Coverly', [fact('Industry', 'Insurance'), fact('Location', 'Austin, TX')]);
