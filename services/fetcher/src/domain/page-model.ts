@@ -285,7 +285,7 @@ function readStructure(root: DomNode): Structure {
   // Definition lists: each dt labels the dd values after it.
   for (const dl of descendants(root, 'dl')) {
     let label = '';
-    for (const c of dl.children ?? []) {
+    for (const c of definitionTerms(dl)) {
       if (c.name === 'dt') label = text(c).replace(/:$/, '');
       else if (c.name === 'dd' && label) {
         const value = text(c);
@@ -374,6 +374,11 @@ function readStructure(root: DomNode): Structure {
   return { facts, items };
 }
 
+/** The dt and dd of a dl in order, also when grouped in div wrappers (as HTML allows: <dl><div><dt>…<dd>…</div></dl>). */
+function definitionTerms(dl: DomNode): DomNode[] {
+  return (dl.children ?? []).flatMap((c) => (c.name === 'div' ? (c.children ?? []) : [c]));
+}
+
 function firstLinkAtStart(li: DomNode): { href: string | null; text: string } | null {
   for (const c of li.children ?? []) {
     if (c.type === 'text' && !clean(c.data ?? '')) continue;
@@ -416,7 +421,7 @@ function cardFacts(card: DomNode): PageFact[] {
   }
   for (const dl of descendants(card, 'dl')) {
     let label = '';
-    for (const c of dl.children ?? []) {
+    for (const c of definitionTerms(dl)) {
       if (c.name === 'dt') label = text(c).replace(/:$/, '');
       else if (c.name === 'dd' && label) out.push({ label, value: text(c), passage: text(c) });
     }

@@ -58,6 +58,13 @@ describe('page shapes', () => {
     grounded(page);
   });
 
+  it('a dl whose dt/dd pairs are wrapped in div groups (as HTML allows) gives the same facts', () => {
+    const page = extractHtml(`<html><head><title>Lumenrail</title></head><body><main><h1>Lumenrail</h1>
+<dl><div><dt>Sector</dt><dd>Rail logistics</dd></div><div><dt>Head office</dt><dd>Lyon, France</dd></div></dl></main></body></html>`);
+    expect(page.model?.subject?.facts.map((f) => [f.label, f.value])).toEqual([['Sector', 'Rail logistics'], ['Head office', 'Lyon, France']]);
+    grounded(page);
+  });
+
   it('a JSON-LD-only Person: facts from jobTitle, gender, award, knowsAbout, and the affiliation with its address', () => {
     const page = extractHtml(personLd);
     const facts = Object.fromEntries(page.model!.subject!.facts.map((f) => [f.label, f.value]));
