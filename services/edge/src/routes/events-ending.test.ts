@@ -4,35 +4,42 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startHarness } from '../../test/harness.js';
 import type { Harness } from '../../test/harness.js';
 
+/** One harness with production keepalives (15 s), listening on loopback, and one funded account. */
+let h: Harness;
+let base: string;
+let key: string;
+beforeAll(async () => {
+  h = await startHarness({ sseKeepaliveMs: 15_000 });
+  await h.app.listen({ host: '127.0.0.1', port: 0 });
+  base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  key = (await h.createAccount(100)).apiKey;
+});
+afterAll(async () => h.close());
+
+/** Starts a search and follows its event stream; `ended` resolves when the server closes it. */
+async function startAndFollow(): Promise<{ id: string; stream: { body: string; endedAt: number }; ended: Promise<void> }> {
+  const created = await h.app.inject({ method: 'POST', url: '/v1/searches', headers: bearer(key), payload: { q: 'fintech startups' } });
+  const id = created.json().id as string;
+  const stream = { body: '', endedAt: 0 };
+  const ended = new Promise<void>((resolve) => {
+    httpRequest(`${base}/v1/searches/${id}/events`, { headers: bearer(key) }, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (stream.body += c));
+      res.on('end', () => { stream.endedAt = Date.now(); resolve(); });
+    }).end();
+  });
+  return { id, stream, ended };
+}
+
 /**
  * With production keepalives (15 s), a live stream of a run that ends without `done` (its process died:
  * the reaper writes a `cost` stage `Interrupted` and ends the run `interrupted`) closes at once, not at
  * the next keepalive tick.
  */
 describe('event stream of a run interrupted while followed', () => {
-  let h: Harness;
-  let base: string;
-  let key: string;
-  beforeAll(async () => {
-    h = await startHarness({ sseKeepaliveMs: 15_000 });
-    await h.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
-    key = (await h.createAccount(100)).apiKey;
-  });
-  afterAll(async () => h.close());
 
   it('closes within a second of the run becoming interrupted, with the cost frame delivered', async () => {
-    const created = await h.app.inject({ method: 'POST', url: '/v1/searches', headers: bearer(key), payload: { q: 'fintech startups' } });
-    const id = created.json().id as string;
-    let body = '';
-    let endedAt = 0;
-    const ended = new Promise<void>((resolve) => {
-      httpRequest(`${base}/v1/searches/${id}/events`, { headers: bearer(key) }, (res) => {
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => { endedAt = Date.now(); resolve(); });
-      }).end();
-    });
+    const { id, stream, ended } = await startAndFollow();
     await new Promise((r) => setTimeout(r, 200));
     const at = new Date().toISOString();
     await h.deps.events.append(id, { type: 'cost', at, runId: id, stage: 'Interrupted', usd: 0.012 }, `${id}:interrupted`);
@@ -44,8 +51,8 @@ describe('event stream of a run interrupted while followed', () => {
       usdDisplay: '$0.012', stopReason: null, result: null, finishedAt: at,
     });
     await ended;
-    expect(endedAt - finishedAt).toBeLessThan(1_000);
-    expect(body).toContain('"stage":"Interrupted"');
+    expect(stream.endedAt - finishedAt).toBeLessThan(1_000);
+    expect(stream.body).toContain('"stage":"Interrupted"');
   });
 });
 
@@ -54,29 +61,9 @@ describe('event stream of a run interrupted while followed', () => {
  * run record when the stream ends must find it terminal, so the stream waits for the record after `done`.
  */
 describe('event stream of a run whose tail is written before its record turns terminal', () => {
-  let h: Harness;
-  let base: string;
-  let key: string;
-  beforeAll(async () => {
-    h = await startHarness({ sseKeepaliveMs: 15_000 });
-    await h.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
-    key = (await h.createAccount(100)).apiKey;
-  });
-  afterAll(async () => h.close());
 
   it('ends after done only once the run record is terminal', async () => {
-    const created = await h.app.inject({ method: 'POST', url: '/v1/searches', headers: bearer(key), payload: { q: 'fintech startups' } });
-    const id = created.json().id as string;
-    let body = '';
-    let endedAt = 0;
-    const ended = new Promise<void>((resolve) => {
-      httpRequest(`${base}/v1/searches/${id}/events`, { headers: bearer(key) }, (res) => {
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => { endedAt = Date.now(); resolve(); });
-      }).end();
-    });
+    const { id, stream, ended } = await startAndFollow();
     await new Promise((r) => setTimeout(r, 200));
     const at = new Date().toISOString();
     const final = { type: 'final' as const, at, runId: id, table: [], target: 50, met: false, filters: [], stopped: false, stopped_at: null };
@@ -86,15 +73,15 @@ describe('event stream of a run whose tail is written before its record turns te
     await h.deps.events.append(id, { type: 'usage', at, runId: id, ...usage }, `${id}:usage`);
     await h.deps.events.append(id, { type: 'done', at, runId: id }, `${id}:done`);
     await new Promise((r) => setTimeout(r, 600));
-    expect(endedAt).toBe(0); // still open: the record says running
+    expect(stream.endedAt).toBe(0); // still open: the record says running
     const finishedAt = Date.now();
     await h.deps.store.runs.finish(id, null, {
       status: 'done', where: 'done', spendMicrousd: 10_000, chargeMicrousd: 10_000,
       usdDisplay: '$0.01', stopReason: null, result: final, finishedAt: at,
     });
     await ended;
-    expect(endedAt - finishedAt).toBeLessThan(1_000);
-    expect(body).toContain('"type":"done"');
+    expect(stream.endedAt - finishedAt).toBeLessThan(1_000);
+    expect(stream.body).toContain('"type":"done"');
     const run = await h.app.inject({ method: 'GET', url: `/v1/searches/${id}`, headers: bearer(key) });
     expect(run.json().status).toBe('done');
   });
