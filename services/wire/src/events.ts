@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DateRange } from './research.js';
 import { EntityType, FilterDescriptor, ResultRow } from './rows.js';
 
 /**
@@ -7,19 +8,13 @@ import { EntityType, FilterDescriptor, ResultRow } from './rows.js';
  */
 const base = { at: z.string(), runId: z.string() };
 
-export const DateRangeWire = z.object({
-  from: z.string(),
-  to: z.string().nullable(),
-  phrase: z.string(),
-});
-
 export const PlanEvent = z.object({
   ...base,
   type: z.literal('plan'),
   entity_type: EntityType,
   filters: z.array(FilterDescriptor),
   queries: z.array(z.string()),
-  date_range: DateRangeWire.nullable(),
+  date_range: DateRange.nullable(),
   sites: z.array(z.string()),
   page_types: z.array(z.string()),
   target: z.number().int(),
@@ -29,7 +24,7 @@ export const PlanEvent = z.object({
 export const StatusEvent = z.object({
   ...base,
   type: z.literal('status'),
-  /** Same vocabulary as the run's `where`. */
+  /** The run's `where` as `formatWhere` spells it (`progress.ts`). */
   where: z.string(),
   message: z.string(),
 });

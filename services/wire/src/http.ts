@@ -30,8 +30,6 @@ export const StopAccepted = z
   .strict();
 export type StopAccepted = z.infer<typeof StopAccepted>;
 
-export const EventsQuery = z.object({ since: z.coerce.number().int().min(0).optional() });
-
 /** Spec §2.4, the `detail` of a 402. */
 export const InsufficientBalanceDetail = z.object({
   error: z.literal('insufficient_balance'),

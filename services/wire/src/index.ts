@@ -12,3 +12,5 @@ export * from './run.js';
 export * from './http.js';
 export * from './research.js';
 export * from './money.js';
+export * from './progress.js';
+export * from './filter-spec.js';

@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Context, Span } from '@opentelemetry/api';
 import { LeadfinderError, messagingAttributes, tracer, withExtractedContext } from '@leadfinder/platform';
 import type { Clock, FetcherPort, LeadfinderMetrics, WorkItem } from '@leadfinder/platform';
+import { parseWhere, type RoundStep } from '@leadfinder/wire';
 
 /**
  * The coordinator's share of the run's one trace (design "Observability"): a messaging `process` span
@@ -65,18 +66,19 @@ export function traceRun<T>(runId: string, fn: (span: Span) => Promise<T>): Prom
 
 /** Low-cardinality stage name of a `where` (the metric label): plan, search, screen, open, extract, funnel. */
 export function stageOf(where: string): { stage: string; round: number | null } {
-  if (where === 'planning') return { stage: 'plan', round: null };
-  const m = /^round (\d+) · (.+)$/.exec(where);
-  if (!m) return { stage: where, round: null };
-  const step = m[2]!;
-  const stage = step.startsWith('filter ') ? 'funnel'
-    : step === 'searching' ? 'search'
-    : step === 'screening' ? 'screen'
-    : step === 'opening pages' ? 'open'
-    : step === 'extracting' ? 'extract'
-    : step;
-  return { stage, round: Number(m[1]) };
+  const structured = parseWhere(where);
+  if (!structured) return { stage: where, round: null };
+  switch (structured.stage) {
+    case 'planning': return { stage: 'plan', round: null };
+    case 'queued': case 'done': return { stage: structured.stage, round: null };
+    case 'filter': return { stage: 'funnel', round: structured.round };
+    case 'round': return { stage: ROUND_STEP_STAGE[structured.step], round: structured.round };
+  }
 }
+
+const ROUND_STEP_STAGE: Record<RoundStep, string> = {
+  searching: 'search', screening: 'screen', 'opening pages': 'open', extracting: 'extract',
+};
 
 /**
  * Stage spans of one drive. `enter(where)` ends the current stage (recording its duration) and opens
