@@ -11,10 +11,10 @@
  * // … on SIGTERM:
  * await coordinator.stop();
  */
-export { createCoordinator } from './coordinator.js';
-export { DEFAULT_DRIVE_TUNING } from './run-steps.js';
+export { createCoordinator } from './service/coordinator.js';
+export { DEFAULT_DRIVE_TUNING } from './run/run-steps.js';
 
-export type { Coordinator, CoordinatorOptions } from './coordinator.js';
-export type { DriveTuning } from './run-steps.js';
+export type { Coordinator, CoordinatorOptions } from './service/coordinator.js';
+export type { DriveTuning } from './run/run-steps.js';
 export type { ResearchTimeouts } from './activities/research.js';
 export type { WorkSource } from './activities/tracing.js';

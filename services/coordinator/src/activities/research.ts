@@ -4,7 +4,7 @@ import type {
   ResearchPlan, ScreenRequest, ScreenScore, SearchRequest, SearchResponse, Verdict, VerifyRequest,
 } from '@leadfinder/wire';
 import type { SpendMeter } from '../pipeline/pricing.js';
-import { BudgetExhaustedError } from '../run-end.js';
+import { BudgetExhaustedError } from '../run/run-end.js';
 import { callWithRetry, type CallPolicy } from './retry.js';
 
 export interface ResearchTimeouts {

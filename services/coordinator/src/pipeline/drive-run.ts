@@ -1,10 +1,10 @@
 import type { Candidate, FetchedPage, SearchHit } from '@leadfinder/wire';
-import { mapBounded } from './activities/pool.js';
+import { mapBounded } from '../activities/pool.js';
 import { runFunnel } from './funnel.js';
-import { cursorsAfterRound, roundSearches, type SearchAnswer, type SearchCall } from './pipeline/search-plan.js';
-import { selectPagesToOpen, uniqueHits } from './pipeline/selection.js';
-import { roundWhere, WHERE_PLANNING } from './pipeline/where.js';
-import type { RunSteps } from './run-steps.js';
+import { cursorsAfterRound, roundSearches, type SearchAnswer, type SearchCall } from './search-plan.js';
+import { selectPagesToOpen, uniqueHits } from './selection.js';
+import { roundWhere, WHERE_PLANNING } from './where.js';
+import type { RunSteps } from '../run/run-steps.js';
 
 /**
  * Drives a claimed run from planning until it has `target` rows, runs out of fresh queries and result

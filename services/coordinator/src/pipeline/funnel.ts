@@ -1,9 +1,9 @@
 import type { Candidate, FilterVerdictEntry, FunnelFilter, Verdict } from '@leadfinder/wire';
-import { mapBounded } from './activities/pool.js';
-import type { RunSteps } from './run-steps.js';
-import { shouldRelax } from './pipeline/relax.js';
-import { verdictEntry } from './pipeline/rows.js';
-import { filterWhere } from './pipeline/where.js';
+import { mapBounded } from '../activities/pool.js';
+import type { RunSteps } from '../run/run-steps.js';
+import { shouldRelax } from './relax.js';
+import { verdictEntry } from './rows.js';
+import { filterWhere } from './where.js';
 
 /**
  * The funnel of one round over the candidates first seen in it: one filter at a time, in order, every

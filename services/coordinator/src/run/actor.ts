@@ -1,16 +1,16 @@
 import { trace } from '@opentelemetry/api';
 import { LeaseLostError, type Config, type FetcherPort, type FilterPort, type LeadfinderMetrics, type RunDoc, type RunLease, type StopFlags, type WorkItem } from '@leadfinder/platform';
 import { isTerminal, microsToUsdDisplay } from '@leadfinder/wire';
-import { RunEmitter } from './activities/emitter.js';
-import { ResearchActivities, type ResearchTimeouts } from './activities/research.js';
-import { deadlineReason, finishAndSettle, interruptRun, type SettlementDeps } from './activities/settlement.js';
-import { countingFetchOutcomes, StageTrace, traceRun } from './activities/tracing.js';
-import { driveRun } from './drive-run.js';
+import { RunEmitter } from '../activities/emitter.js';
+import { ResearchActivities, type ResearchTimeouts } from '../activities/research.js';
+import { deadlineReason, finishAndSettle, interruptRun, type SettlementDeps } from '../activities/settlement.js';
+import { countingFetchOutcomes, StageTrace, traceRun } from '../activities/tracing.js';
+import { driveRun } from '../pipeline/drive-run.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import { SpendMeter, spendCapMicrousd, type Prices } from './pipeline/pricing.js';
-import { RunState } from './pipeline/run-state.js';
-import { terminalDecision, type RunOutcome } from './pipeline/tail.js';
-import { WHERE_DONE } from './pipeline/where.js';
+import { SpendMeter, spendCapMicrousd, type Prices } from '../pipeline/pricing.js';
+import { RunState } from '../pipeline/run-state.js';
+import { terminalDecision, type RunOutcome } from '../pipeline/tail.js';
+import { WHERE_DONE } from '../pipeline/where.js';
 import { CoordinatorShutdownError, decideEnd, errorDetail, RunDeadlineError, StopRequestedError, type EndDecision } from './run-end.js';
 import { RunSteps, type DriveTuning } from './run-steps.js';
 

@@ -1,6 +1,6 @@
 import { CancelledError, DeadlineExceededError, LeadfinderError, LeaseLostError } from '@leadfinder/platform';
-import { CallFailedError } from './activities/retry.js';
-import type { RunOutcome } from './pipeline/tail.js';
+import { CallFailedError } from '../activities/retry.js';
+import type { RunOutcome } from '../pipeline/tail.js';
 
 /** The stop flag was raised: the run unwinds and ends `stopped`. */
 export class StopRequestedError extends CancelledError {

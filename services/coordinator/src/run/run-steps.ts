@@ -1,10 +1,10 @@
 import type { Logger, RunDoc } from '@leadfinder/platform';
 import { microsToUsdNumber, type RunEvent, type RunEventBody } from '@leadfinder/wire';
-import type { ResearchActivities } from './activities/research.js';
-import type { RunEmitter } from './activities/emitter.js';
-import type { SpendMeter } from './pipeline/pricing.js';
-import type { RunState } from './pipeline/run-state.js';
-import { describeWhere } from './pipeline/where.js';
+import type { ResearchActivities } from '../activities/research.js';
+import type { RunEmitter } from '../activities/emitter.js';
+import type { SpendMeter } from '../pipeline/pricing.js';
+import type { RunState } from '../pipeline/run-state.js';
+import { describeWhere } from '../pipeline/where.js';
 
 /** Knobs of one drive; defaults in DEFAULT_DRIVE_TUNING. */
 export interface DriveTuning {

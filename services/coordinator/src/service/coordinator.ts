@@ -1,10 +1,10 @@
 import { createLeadfinderMetrics, type Billing, type Clock, type Config, type EventLog, type FetcherPort, type FilterPort, type Ids, type LeadfinderMetrics, type Logger, type StopFlags, type Store, type WorkItem, type WorkQueue, type WorkSubscription } from '@leadfinder/platform';
-import type { ResearchTimeouts } from './activities/research.js';
-import { traceWorkItem, type WorkSource } from './activities/tracing.js';
+import type { ResearchTimeouts } from '../activities/research.js';
+import { traceWorkItem, type WorkSource } from '../activities/tracing.js';
 import { Reaper } from './reaper.js';
-import { handleWorkItem, type ActorDeps } from './run-actor.js';
-import { CoordinatorShutdownError } from './run-end.js';
-import { DEFAULT_DRIVE_TUNING, type DriveTuning } from './run-steps.js';
+import { handleWorkItem, type ActorDeps } from '../run/actor.js';
+import { CoordinatorShutdownError } from '../run/run-end.js';
+import { DEFAULT_DRIVE_TUNING, type DriveTuning } from '../run/run-steps.js';
 
 export interface CoordinatorOptions {
   config: Config;

@@ -1,5 +1,5 @@
 import type { RunDoc } from '@leadfinder/platform';
-import { deadlineReason, interruptRun, type SettlementDeps } from './activities/settlement.js';
+import { deadlineReason, interruptRun, type SettlementDeps } from '../activities/settlement.js';
 
 export interface ReaperOptions extends SettlementDeps {
   instanceId: string;
