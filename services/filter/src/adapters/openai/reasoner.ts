@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '@leadfinder/platform';
-import { EntityType, type Candidate, type DateRange, type FunnelFilter, type PageEntity, type PageModel, type ReasonerUsage } from '@leadfinder/wire';
+import { EntityType, readFilterSpec, type Candidate, type DateRange, type FunnelFilter, type PageEntity, type PageModel, type ReasonerUsage } from '@leadfinder/wire';
 import { entityOf, verifyCandidate } from '../rules/verify.js';
 import { describeRange, readPeriod, unclearPeriodMessage, widenRange } from '../../domain/dates.js';
 import { groundCandidates, groundVerdict } from '../../domain/grounding.js';
@@ -56,9 +56,11 @@ function add(a: ReasonerUsage, b: ReasonerUsage): ReasonerUsage {
   return { calls: a.calls + b.calls, inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
 }
 
+/** The date range a filter's spec carries (an event, period or LLM-planned filter), read through the wire schema. */
 function dateRangeOf(filter: FunnelFilter): DateRange | null {
-  const r = filter.spec['dateRange'] as DateRange | null | undefined;
-  return r ?? null;
+  const reading = readFilterSpec(filter.spec);
+  if (!reading.ok || !('dateRange' in reading.spec)) return null;
+  return reading.spec.dateRange ?? null;
 }
 
 /**

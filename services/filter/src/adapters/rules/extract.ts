@@ -1,6 +1,6 @@
 import type { Candidate, EntityType, FetchedPage, PageEntity, ResearchPlan, SupportingPassage } from '@leadfinder/wire';
 import { typeCues } from '../../domain/entity-types.js';
-import type { FilterSpec } from '../../domain/spec.js';
+import { specOf } from '../../domain/spec.js';
 import { matchesGroup, normaliseKey, pageSentences, stems } from '../../domain/text.js';
 
 /**
@@ -151,7 +151,8 @@ function mentionsOf(page: FetchedPage, kind: EntityType): Mention[] {
 
 function planGroups(plan: ResearchPlan): string[][] {
   return plan.filters.flatMap((f) => {
-    const spec = f.spec as unknown as FilterSpec;
+    const spec = specOf(f);
+    if (!spec) return [];
     if (spec.kind === 'location') return [spec.names];
     if ('groups' in spec) return spec.groups;
     return [];

@@ -4,7 +4,7 @@ import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
 import { findPlace, placeNames, type Place } from '../../domain/places.js';
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
-import type { FilterSpec } from '../../domain/spec.js';
+import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { splitTerms, synonymGroup } from '../../domain/synonyms.js';
 import { stem, tokens } from '../../domain/text.js';
 
@@ -187,7 +187,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
 }
 
 function filter(index: number, title: string, criterion: string, spec: FilterSpec): FunnelFilter {
-  return { index, title, criterion, spec: spec as unknown as Record<string, unknown>, relaxed: false };
+  return { index, title, criterion, spec: specRecord(spec), relaxed: false };
 }
 
 function dateWords(range: DateRange): string {
@@ -274,7 +274,7 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
 
 /** Every search string this plan can produce, in the order they are worth trying. */
 export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRange'> & { head?: string }): string[] {
-  const specs = plan.filters.map((f) => f.spec as unknown as FilterSpec);
+  const specs = plan.filters.flatMap((f) => specOf(f) ?? []);
   const type = specs.find((s) => s.kind === 'type');
   const loc = specs.find((s) => s.kind === 'location');
   const event = specs.find((s) => s.kind === 'event');

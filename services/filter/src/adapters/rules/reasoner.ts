@@ -2,6 +2,7 @@ import { InvalidArgumentError } from '@leadfinder/platform';
 import type { ReasonerUsage } from '@leadfinder/wire';
 import type { Reasoner } from '../../ports/reasoner.js';
 import { warmGazetteer } from '../../domain/places.js';
+import { specOf, type FilterSpec } from '../../domain/spec.js';
 import { extractCandidates } from './extract.js';
 import { buildPlan, nextQueries } from './plan.js';
 import { relaxFilter } from './relax.js';
@@ -41,12 +42,12 @@ export function createRuleReasoner(): Reasoner {
     },
     async relax(request) {
       // Widening an open range needs the run start, which the planner stored in the spec.
-      return { filter: relaxFilter(request.filter, relaxNow(request.filter.spec)), usage: NO_USAGE };
+      return { filter: relaxFilter(request.filter, relaxNow(specOf(request.filter))), usage: NO_USAGE };
     },
   };
 }
 
-function relaxNow(spec: Record<string, unknown>): Date {
-  const asOf = typeof spec['asOf'] === 'string' ? Date.parse(spec['asOf']) : Number.NaN;
+function relaxNow(spec: FilterSpec | null): Date {
+  const asOf = spec && 'asOf' in spec && spec.asOf !== undefined ? Date.parse(spec.asOf) : Number.NaN;
   return Number.isNaN(asOf) ? new Date() : new Date(asOf);
 }

@@ -1,7 +1,7 @@
 import type { FunnelFilter } from '@leadfinder/wire';
 import { widenRange } from '../../domain/dates.js';
 import { placeNames, widerPlace } from '../../domain/places.js';
-import { specOf, type FilterSpec } from '../../domain/spec.js';
+import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { broaderGroup } from '../../domain/synonyms.js';
 
 /**
@@ -26,7 +26,7 @@ export function relaxFilter(filter: FunnelFilter, now: Date): FunnelFilter | nul
     ...filter,
     title: next.title ?? filter.title,
     criterion: `${filter.criterion} Loosened: ${next.note}.`,
-    spec: next.spec as unknown as Record<string, unknown>,
+    spec: specRecord(next.spec),
     relaxed: true,
   };
 }

@@ -1,7 +1,7 @@
 import type { ResearchPlan, ScreenScore, SearchHit } from '@leadfinder/wire';
 import { TYPE_NOUNS } from '../../domain/entity-types.js';
 import { placeNames, placesWithin } from '../../domain/places.js';
-import type { FilterSpec } from '../../domain/spec.js';
+import { specOf } from '../../domain/spec.js';
 import { matchesGroup, stems } from '../../domain/text.js';
 
 /** Words search excerpts use for each organisation form (an excerpt rarely says "active"). */
@@ -24,7 +24,8 @@ export const SCREEN_THRESHOLD = 0.33;
 export function screenHits(plan: ResearchPlan, hits: readonly SearchHit[]): ScreenScore[] {
   const groups: string[][] = [[...TYPE_NOUNS[plan.entityType]]];
   for (const f of plan.filters) {
-    const spec = f.spec as unknown as FilterSpec;
+    const spec = specOf(f);
+    if (!spec) continue;
     if (spec.kind === 'location') groups.push([...spec.names, ...placeNames(spec.place), ...placesWithin(spec.place)]);
     else if ('groups' in spec) groups.push(...spec.groups);
     else if (spec.kind === 'form' && (FORM_WORDS[spec.form] ?? []).length > 0) groups.push(FORM_WORDS[spec.form]!);
