@@ -12,9 +12,9 @@
  * await coordinator.stop();
  */
 export { createCoordinator } from './service/coordinator.js';
-export { DEFAULT_DRIVE_TUNING } from './run/run-steps.js';
+export { DEFAULT_DRIVE_TUNING } from './run/session.js';
 
 export type { Coordinator, CoordinatorOptions } from './service/coordinator.js';
-export type { DriveTuning } from './run/run-steps.js';
+export type { DriveTuning } from './run/session.js';
 export type { ResearchTimeouts } from './activities/research.js';
 export type { WorkSource } from './activities/tracing.js';

@@ -4,7 +4,7 @@ import { runFunnel } from './funnel.js';
 import { cursorsAfterRound, roundSearches, type SearchAnswer, type SearchCall } from './search-plan.js';
 import { selectPagesToOpen, uniqueHits } from './selection.js';
 import { roundWhere, WHERE_PLANNING } from './where.js';
-import type { RunSteps } from '../run/run-steps.js';
+import type { RunSession } from '../run/session.js';
 
 /**
  * Drives a claimed run from planning until it has `target` rows, runs out of fresh queries and result
@@ -12,13 +12,13 @@ import type { RunSteps } from '../run/run-steps.js';
  * normally for a `done` run; any other end (stop, deadline, budget, lease loss, failure) is thrown and
  * classified by the actor.
  */
-export async function driveRun(steps: RunSteps): Promise<void> {
-  const { run, state, research } = steps;
-  await steps.enter(WHERE_PLANNING);
+export async function driveRun(session: RunSession): Promise<void> {
+  const { run, state, research } = session;
+  await session.enter(WHERE_PLANNING);
   const plan = await research.plan({ query: run.query, now: run.createdAt, sites: run.sites });
   state.setPlan(plan);
-  await steps.afterSpend();
-  await steps.emit({
+  await session.recordSpend();
+  await session.emit({
     type: 'plan',
     entity_type: plan.entityType,
     filters: state.descriptors(),
@@ -31,69 +31,68 @@ export async function driveRun(steps: RunSteps): Promise<void> {
     relax: run.relax,
   });
   // What the plan left out (a date phrase it could not read, say) is told, not silently dropped.
-  for (const note of plan.notes ?? []) await steps.emit({ type: 'status', where: WHERE_PLANNING, message: note });
+  for (const note of plan.notes ?? []) await session.emit({ type: 'status', where: WHERE_PLANNING, message: note });
 
   let emptyRounds = 0;
-  for (let round = 1; round <= steps.tuning.maxRounds; round += 1) {
-    await steps.enter(roundWhere(round, 'searching'));
+  for (let round = 1; round <= session.tuning.maxRounds; round += 1) {
+    await session.enter(roundWhere(round, 'searching'));
     const proposed = round === 1 ? plan.queries : await research.queries({ plan, round, used: state.usedQueries, productiveSites: state.productiveSites() });
-    const calls = roundSearches({ proposed, cursors: [...state.queryCursors.values()], maxPage: steps.tuning.maxSearchPages });
+    const calls = roundSearches({ proposed, cursors: state.cursors(), maxPage: session.tuning.maxSearchPages });
     if (calls.length === 0) return; // exhausted: no new query, and no query with a further page to read
-    const answers = await searchRound(steps, calls);
+    const answers = await searchRound(session, calls);
     const roundHits = uniqueHits(answers.flatMap((a) => a.hits));
 
-    await steps.enter(roundWhere(round, 'screening'));
+    await session.enter(roundWhere(round, 'screening'));
     const scores = roundHits.length > 0 ? await research.screen({ plan, hits: roundHits }) : [];
-    await steps.afterSpend();
+    await session.recordSpend();
     const urls = selectPagesToOpen(roundHits, scores, run.speed, state.openedUrls);
 
-    await steps.enter(roundWhere(round, 'opening pages'));
+    await session.enter(roundWhere(round, 'opening pages'));
     let pages: (FetchedPage | null)[] = [];
     try {
-      pages = await mapBounded(urls, steps.tuning.fetchParallelism, async (url) => {
-        steps.checkpoint();
+      pages = await mapBounded(urls, session.tuning.fetchParallelism, async (url) => {
+        session.checkpoint();
         const page = await research.fetchPage(url);
-        state.openedUrls.add(url);
-        if (page) state.addPage(page);
+        state.recordOpened(url, page);
         return page;
       });
     } finally {
-      await steps.afterSpend().catch(() => undefined);
+      await session.recordSpend().catch(() => undefined);
     }
 
-    await steps.enter(roundWhere(round, 'extracting'));
+    await session.enter(roundWhere(round, 'extracting'));
     const opened = pages.filter((p): p is FetchedPage => p !== null);
-    const extracted = await mapBounded(opened, steps.tuning.extractParallelism, (page) => {
-      steps.checkpoint();
+    const extracted = await mapBounded(opened, session.tuning.extractParallelism, (page) => {
+      session.checkpoint();
       return research.extract({ plan, page, round });
     });
-    await steps.afterSpend();
+    await session.recordSpend();
     const candidates: Candidate[] = extracted.flat().map((c) => ({ ...c, round }));
     const fresh = state.pool.add(candidates);
-    fresh.push(...(await followLeads(steps, round, fresh)));
+    fresh.push(...(await followLeads(session, round, fresh)));
 
-    state.unclear.clear();
-    await runFunnel(steps, round, fresh);
+    state.clearUnclear();
+    await runFunnel(session, round, fresh);
     // Candidates left unclear: open their own page and judge again — the link a page gave for them if it
     // is still unopened (a lead past this round's cap, or one a later page supplied), else a search of
     // their own domain.
-    const unclear = [...state.unclear];
-    const byLead = await followUnclearLeads(steps, round, unclear);
-    const byDomain = await followDomains(steps, round, unclear.filter((k) => !byLead.includes(k)));
+    const unclear = state.unclearKeys();
+    const byLead = await followUnclearLeads(session, round, unclear);
+    const byDomain = await followDomains(session, round, unclear.filter((k) => !byLead.includes(k)));
     const settled = [...new Set([...byLead, ...byDomain])];
-    if (settled.length > 0) await runFunnel(steps, round, settled);
+    if (settled.length > 0) await runFunnel(session, round, settled);
     const yieldingUrls = state.rowSourcesOf(round);
-    for (const cursor of cursorsAfterRound({ answers, yieldingUrls, seenBefore: state.seenHitUrls, limit: steps.tuning.searchLimit })) {
+    for (const cursor of cursorsAfterRound({ answers, yieldingUrls, seenBefore: state.seenHitUrls, limit: session.tuning.searchLimit })) {
       state.recordSearch(cursor);
     }
-    for (const hit of roundHits) state.seenHitUrls.add(hit.url);
+    state.markSeen(roundHits.map((hit) => hit.url));
     const rows = state.rows();
-    await steps.emit({ type: 'progress', have: rows.length, target: run.target, round, leads: rows });
+    await session.emit({ type: 'progress', have: rows.length, target: run.target, round, leads: rows });
     if (rows.length >= run.target) return;
 
     // A round that brought a new candidate or opened a page keeps the run going (within budget and deadline).
     emptyRounds = urls.length === 0 && fresh.length === 0 ? emptyRounds + 1 : 0;
-    if (emptyRounds >= steps.tuning.maxEmptyRounds) return;
+    if (emptyRounds >= session.tuning.maxEmptyRounds) return;
   }
 }
 
@@ -111,8 +110,8 @@ function hostOf(url: string): string | null {
  * other (metered, at most `maxLeadsPerRound` a round); the lead page becomes one of the candidate's
  * sources, and whatever else it names joins the pool. Returns the keys of entities first seen on leads.
  */
-async function followLeads(steps: RunSteps, round: number, freshKeys: readonly string[]): Promise<string[]> {
-  const { state, tuning } = steps;
+async function followLeads(session: RunSession, round: number, freshKeys: readonly string[]): Promise<string[]> {
+  const { state, tuning } = session;
   const leads = new Map<string, string>();
   for (const key of freshKeys) {
     const c = state.pool.get(key);
@@ -121,7 +120,7 @@ async function followLeads(steps: RunSteps, round: number, freshKeys: readonly s
     leads.set(lead, key);
     if (leads.size >= tuning.maxLeadsPerRound) break;
   }
-  return openLeads(steps, round, leads);
+  return openLeads(session, round, leads);
 }
 
 /**
@@ -129,8 +128,8 @@ async function followLeads(steps: RunSteps, round: number, freshKeys: readonly s
  * most `maxLeadsPerRound`. Returns the keys to judge again: those whose own page joined their sources,
  * and whatever new the lead pages named.
  */
-async function followUnclearLeads(steps: RunSteps, round: number, unclearKeys: readonly string[]): Promise<string[]> {
-  const { state, tuning } = steps;
+async function followUnclearLeads(session: RunSession, round: number, unclearKeys: readonly string[]): Promise<string[]> {
+  const { state, tuning } = session;
   const leads = new Map<string, string>();
   const sourcesBefore = new Map<string, number>();
   for (const key of unclearKeys) {
@@ -142,7 +141,7 @@ async function followUnclearLeads(steps: RunSteps, round: number, unclearKeys: r
     sourcesBefore.set(key, c.sourceUrls.length);
   }
   if (leads.size === 0) return [];
-  const found = await openLeads(steps, round, leads);
+  const found = await openLeads(session, round, leads);
   const grown = [...sourcesBefore].filter(([key, n]) => (state.pool.get(key)?.sourceUrls.length ?? 0) > n).map(([key]) => key);
   return [...new Set([...grown, ...found])];
 }
@@ -152,23 +151,23 @@ async function followUnclearLeads(steps: RunSteps, round: number, unclearKeys: r
  * restricted to that domain (at most `maxDomainSearchesPerRound` a round, each a priced search, once per
  * candidate) finds their own page, which is opened like a lead. Returns the keys to judge again.
  */
-async function followDomains(steps: RunSteps, round: number, unclearKeys: readonly string[]): Promise<string[]> {
-  const { state, research, tuning } = steps;
+async function followDomains(session: RunSession, round: number, unclearKeys: readonly string[]): Promise<string[]> {
+  const { state, research, tuning } = session;
   const wanted: { key: string; name: string; domain: string }[] = [];
   for (const key of unclearKeys) {
     const c = state.pool.get(key);
     const domain = c?.domain?.toLowerCase();
-    if (!c || !domain || state.domainSearched.has(key) || c.sourceUrls.some((u) => hostOf(u)?.endsWith(domain))) continue;
+    if (!c || !domain || c.sourceUrls.some((u) => hostOf(u)?.endsWith(domain))) continue;
     if (wanted.length >= tuning.maxDomainSearchesPerRound) break;
-    state.domainSearched.add(key);
+    if (!state.takeDomainSearch(key)) continue;
     wanted.push({ key, name: c.name, domain });
   }
   if (wanted.length === 0) return [];
-  await steps.enter(roundWhere(round, 'searching'));
+  await session.enter(roundWhere(round, 'searching'));
   const leads = new Map<string, string>();
   try {
     const answers = await mapBounded(wanted, tuning.searchParallelism, ({ name, domain }) => {
-      steps.checkpoint();
+      session.checkpoint();
       return research.search({ query: name, domains: [domain], publishedAfter: null, page: 1, limit: 3 });
     });
     wanted.forEach(({ key }, i) => {
@@ -176,39 +175,38 @@ async function followDomains(steps: RunSteps, round: number, unclearKeys: readon
       if (url) leads.set(url, key);
     });
   } finally {
-    await steps.afterSpend().catch(() => undefined);
+    await session.recordSpend().catch(() => undefined);
   }
-  const opened = new Set(await openLeads(steps, round, leads));
+  const opened = new Set(await openLeads(session, round, leads));
   // Judge again the candidates whose own page was opened (and whatever new the pages named).
   return [...new Set([...wanted.map((w) => w.key).filter((k) => [...leads.values()].includes(k)), ...opened])];
 }
 
 /** Opens lead pages (url → candidate key), adds each to its candidate's sources, extracts what they name. */
-async function openLeads(steps: RunSteps, round: number, leads: ReadonlyMap<string, string>): Promise<string[]> {
-  const { state, research, tuning } = steps;
-  const plan = state.plan!;
+async function openLeads(session: RunSession, round: number, leads: ReadonlyMap<string, string>): Promise<string[]> {
+  const { state, research, tuning } = session;
+  const plan = state.plan;
   if (leads.size === 0) return [];
-  await steps.enter(roundWhere(round, 'opening pages'));
+  await session.enter(roundWhere(round, 'opening pages'));
   let pages: { url: string; page: FetchedPage | null }[] = [];
   try {
     pages = await mapBounded([...leads.keys()], tuning.fetchParallelism, async (url) => {
-      steps.checkpoint();
+      session.checkpoint();
       const page = await research.fetchPage(url);
-      state.openedUrls.add(url);
-      if (page) state.addPage(page);
+      state.recordOpened(url, page);
       return { url, page };
     });
   } finally {
-    await steps.afterSpend().catch(() => undefined);
+    await session.recordSpend().catch(() => undefined);
   }
   const opened = pages.filter((p): p is { url: string; page: FetchedPage } => p.page !== null);
   if (opened.length === 0) return [];
-  await steps.enter(roundWhere(round, 'extracting'));
+  await session.enter(roundWhere(round, 'extracting'));
   const extracted = await mapBounded(opened, tuning.extractParallelism, ({ page }) => {
-    steps.checkpoint();
+    session.checkpoint();
     return research.extract({ plan, page, round });
   });
-  await steps.afterSpend();
+  await session.recordSpend();
   const found: string[] = [];
   opened.forEach(({ url, page }, i) => {
     const key = leads.get(url)!;
@@ -225,12 +223,12 @@ async function openLeads(steps: RunSteps, round: number, leads: ReadonlyMap<stri
  * back in call order, never completion order, so which pages a round opens does not depend on timing.
  * Every call is metered before it starts; a refused or failed one ends the round (and the run).
  */
-async function searchRound(steps: RunSteps, calls: readonly SearchCall[]): Promise<(SearchAnswer & { hits: SearchHit[] })[]> {
-  const { state, research, tuning } = steps;
-  const plan = state.plan!;
+async function searchRound(session: RunSession, calls: readonly SearchCall[]): Promise<(SearchAnswer & { hits: SearchHit[] })[]> {
+  const { state, research, tuning } = session;
+  const plan = state.plan;
   try {
     const answers = await mapBounded(calls, tuning.searchParallelism, (call) => {
-      steps.checkpoint();
+      session.checkpoint();
       return research.search({
         query: call.query,
         domains: plan.sites.domains,
@@ -241,6 +239,6 @@ async function searchRound(steps: RunSteps, calls: readonly SearchCall[]): Promi
     });
     return calls.map((call, i) => ({ call, hits: answers[i]!.hits, ...(answers[i]!.more === undefined ? {} : { more: answers[i]!.more }) }));
   } finally {
-    await steps.afterSpend().catch(() => undefined);
+    await session.recordSpend().catch(() => undefined);
   }
 }

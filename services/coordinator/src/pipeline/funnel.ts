@@ -1,7 +1,6 @@
 import type { Candidate, FilterVerdictEntry, FunnelFilter, Verdict } from '@leadfinder/wire';
 import { mapBounded } from '../activities/pool.js';
-import type { RunSteps } from '../run/run-steps.js';
-import { shouldRelax } from './relax.js';
+import type { RunSession } from '../run/session.js';
 import { verdictEntry } from './rows.js';
 import { filterWhere } from './where.js';
 
@@ -12,21 +11,21 @@ import { filterWhere } from './where.js';
  * original first and only those it drops are re-checked with the loosened one, so `relaxed` marks exactly
  * the rows that needed it.
  */
-export async function runFunnel(steps: RunSteps, round: number, freshKeys: readonly string[]): Promise<void> {
-  const { state } = steps;
-  const plan = state.plan!;
+export async function runFunnel(session: RunSession, round: number, freshKeys: readonly string[]): Promise<void> {
+  const { state } = session;
+  const plan = state.plan;
   if (freshKeys.length === 0) return;
   let survivors = freshKeys.map((key) => ({ key, byFilter: [] as FilterVerdictEntry[] }));
-  await steps.emit({ type: 'funnel_open', round, candidates: survivors.length, filters: state.descriptors() });
+  await session.emit({ type: 'funnel_open', round, candidates: survivors.length, filters: state.descriptors() });
 
-  for (let position = 0; position < state.filters.length; position += 1) {
-    await steps.enter(filterWhere(round, position + 1, state.filters.length));
-    const original = state.originalFilters[position]!;
-    let current = state.filters[position]!;
-    await steps.emit({ type: 'funnel_filter_start', round, index: current.index, title: current.title, candidates: survivors.length });
+  for (let position = 0; position < state.filterCount; position += 1) {
+    await session.enter(filterWhere(round, position + 1, state.filterCount));
+    const { original } = state.filterAt(position);
+    let { current } = state.filterAt(position);
+    await session.emit({ type: 'funnel_filter_start', round, index: current.index, title: current.title, candidates: survivors.length });
 
     const verifyAll = (items: typeof survivors, filter: FunnelFilter) =>
-      mapBounded(items, steps.tuning.verifyParallelism, (s) => verify(steps, filter, state.pool.get(s.key)!));
+      mapBounded(items, session.tuning.verifyParallelism, (s) => verify(session, filter, state.pool.get(s.key)!));
     const firstPass = await verifyAll(survivors, original);
     const passed: { key: string; byFilter: FilterVerdictEntry[] }[] = [];
     let dropped: { s: (typeof survivors)[number] }[] = [];
@@ -35,27 +34,16 @@ export async function runFunnel(steps: RunSteps, round: number, freshKeys: reado
       if (v.pass) passed.push({ key: s.key, byFilter: [...s.byFilter, verdictEntry(current, v, false)] });
       else dropped.push({ s });
       // Its pages neither show nor rule it out: its own site may (see drive-run's followLeads).
-      if (!v.pass && v.outcome === 'unclear') state.unclear.add(s.key);
+      if (!v.pass && v.outcome === 'unclear') state.markUnclear(s.key);
     });
 
-    const tally = state.tallies[position]!;
-    tally.input += survivors.length;
-    tally.passed += passed.length;
-    if (!current.relaxed && shouldRelax({
-      relaxEnabled: steps.run.relax,
-      alreadyTried: state.relaxTried.has(position),
-      inputCount: tally.input,
-      passedCount: tally.passed,
-      rowsSoFar: state.rowCount,
-      target: state.target,
-    })) {
-      state.relaxTried.add(position);
-      const loosened = await steps.research.relax({ plan, filter: current });
+    state.countFilterPass(position, survivors.length, passed.length);
+    if (state.takeRelaxTurn(position, session.run.relax)) {
+      const loosened = await session.research.relax({ plan, filter: current });
       if (loosened) {
-        current = { ...loosened, index: current.index, relaxed: true };
-        state.filters[position] = current;
-        const recovered = await recheck(steps, current, dropped.map((d) => d.s), passed);
-        await steps.emit({
+        current = state.loosen(position, loosened);
+        const recovered = await recheck(session, current, dropped.map((d) => d.s), passed);
+        await session.emit({
           type: 'filter_relaxed', round, index: current.index, title: current.title,
           original_criterion: original.criterion, criterion: current.criterion,
           rechecked: dropped.length, recovered,
@@ -63,17 +51,17 @@ export async function runFunnel(steps: RunSteps, round: number, freshKeys: reado
         dropped = [];
       }
     } else if (current.relaxed && dropped.length > 0) {
-      await recheck(steps, current, dropped.map((d) => d.s), passed);
+      await recheck(session, current, dropped.map((d) => d.s), passed);
     }
 
     // Keep the input order so rows appear in the order candidates were found.
     const order = new Map(survivors.map((s, i) => [s.key, i] as const));
     passed.sort((a, b) => order.get(a.key)! - order.get(b.key)!);
-    await steps.emit({
+    await session.emit({
       type: 'funnel_filter_done', round, index: current.index, title: current.title,
       passed: passed.length, dropped: survivors.length - passed.length,
     });
-    await steps.afterSpend();
+    await session.recordSpend();
     survivors = passed;
     if (survivors.length === 0) break;
   }
@@ -82,13 +70,13 @@ export async function runFunnel(steps: RunSteps, round: number, freshKeys: reado
 
 /** Re-checks dropped candidates with a loosened filter; adds the ones it lets through (marked relaxed). */
 async function recheck(
-  steps: RunSteps,
+  session: RunSession,
   loosened: FunnelFilter,
   dropped: { key: string; byFilter: FilterVerdictEntry[] }[],
   passed: { key: string; byFilter: FilterVerdictEntry[] }[],
 ): Promise<number> {
-  const verdicts = await mapBounded(dropped, steps.tuning.verifyParallelism, (s) =>
-    verify(steps, loosened, steps.state.pool.get(s.key)!));
+  const verdicts = await mapBounded(dropped, session.tuning.verifyParallelism, (s) =>
+    verify(session, loosened, session.state.pool.get(s.key)!));
   let recovered = 0;
   dropped.forEach((s, i) => {
     const v = verdicts[i]!;
@@ -99,12 +87,12 @@ async function recheck(
   return recovered;
 }
 
-function verify(steps: RunSteps, filter: FunnelFilter, candidate: Candidate): Promise<Verdict> {
-  steps.checkpoint();
-  return steps.research.verify({
-    plan: steps.state.plan!,
+function verify(session: RunSession, filter: FunnelFilter, candidate: Candidate): Promise<Verdict> {
+  session.checkpoint();
+  return session.research.verify({
+    plan: session.state.plan,
     filter,
     candidate,
-    pages: steps.state.pagesFor(candidate.sourceUrls),
+    pages: session.state.pagesFor(candidate.sourceUrls),
   });
 }

@@ -1,6 +1,6 @@
 import type { FetchedPage, FilterDescriptor, FilterVerdictEntry, FunnelFilter, ResearchPlan, ResultRow } from '@leadfinder/wire';
 import { CandidatePool } from './merge.js';
-import type { FilterTally } from './relax.js';
+import { shouldRelax, type FilterTally } from './relax.js';
 import { buildRow, truncateRows } from './rows.js';
 import type { QueryCursor } from './search-plan.js';
 import { WHERE_QUEUED } from './where.js';
@@ -13,38 +13,113 @@ interface PassedEntry {
 
 /** Everything one drive of a run knows, in memory. Pure: no I/O, no clock. */
 export class RunState {
-  where = WHERE_QUEUED;
-  plan: ResearchPlan | null = null;
+  private currentWhere: string = WHERE_QUEUED;
+  private researchPlan: ResearchPlan | null = null;
   /** The funnel as it stands (loosened filters replace their originals). */
-  filters: FunnelFilter[] = [];
+  private filters: FunnelFilter[] = [];
   /** The filters as planned, by position; kept to tell which rows needed a loosened one. */
-  originalFilters: FunnelFilter[] = [];
+  private originalFilters: FunnelFilter[] = [];
   /** Positions of filters Relax was already asked about (once per filter per run). */
-  readonly relaxTried = new Set<number>();
+  private readonly relaxTried = new Set<number>();
   /** Per filter position, the run's counts the relax rule reads. */
-  tallies: FilterTally[] = [];
+  private tallies: FilterTally[] = [];
   readonly pool = new CandidatePool();
   /** Every query searched, in first-use order, with how far it was read. */
-  readonly queryCursors = new Map<string, QueryCursor>();
+  private readonly queryCursors = new Map<string, QueryCursor>();
   /** Every URL search has answered in this run. */
-  readonly seenHitUrls = new Set<string>();
-  readonly openedUrls = new Set<string>();
+  private readonly seenHits = new Set<string>();
+  private readonly opened = new Set<string>();
   private readonly pages = new Map<string, FetchedPage>();
   private readonly passed: PassedEntry[] = [];
   /** Candidates a filter answered `unclear` for in the current round (their own page may settle it). */
-  readonly unclear = new Set<string>();
+  private readonly unclear = new Set<string>();
   /** Candidates whose own domain was already searched for their page. */
-  readonly domainSearched = new Set<string>();
+  private readonly domainSearched = new Set<string>();
 
-  constructor(readonly target: number) {}
+  constructor(readonly target: number, where: string = WHERE_QUEUED) {
+    this.currentWhere = where;
+  }
 
+  /** How far the run got (the last step entered). */
+  get where(): string {
+    return this.currentWhere;
+  }
+  moveTo(where: string): void {
+    this.currentWhere = where;
+  }
+
+  /** The research plan; throws before planning (the pipeline never asks that early). */
+  get plan(): ResearchPlan {
+    if (!this.researchPlan) throw new Error('the run has no plan yet');
+    return this.researchPlan;
+  }
   setPlan(plan: ResearchPlan): void {
-    this.plan = plan;
+    this.researchPlan = plan;
     this.filters = plan.filters.map((f) => ({ ...f }));
     this.originalFilters = plan.filters.map((f) => ({ ...f }));
     this.tallies = plan.filters.map(() => ({ input: 0, passed: 0 }));
   }
 
+  /** Number of filters in the funnel. */
+  get filterCount(): number {
+    return this.filters.length;
+  }
+  /** The filter at `position` as it stands now, and as planned. */
+  filterAt(position: number): { current: FunnelFilter; original: FunnelFilter } {
+    return { current: this.filters[position]!, original: this.originalFilters[position]! };
+  }
+  /** Adds one pass of the filter at `position` (candidates in, passes of the original) to the run's tally. */
+  countFilterPass(position: number, input: number, passed: number): void {
+    const tally = this.tallies[position]!;
+    tally.input += input;
+    tally.passed += passed;
+  }
+  /**
+   * Whether to ask Relax about the filter at `position` now (the relax rule over the run's tally). True at
+   * most once per filter per run: the question counts as asked from here on.
+   */
+  takeRelaxTurn(position: number, relaxEnabled: boolean): boolean {
+    const tally = this.tallies[position]!;
+    const ask = !this.filters[position]!.relaxed && shouldRelax({
+      relaxEnabled,
+      alreadyTried: this.relaxTried.has(position),
+      inputCount: tally.input,
+      passedCount: tally.passed,
+      rowsSoFar: this.rowCount,
+      target: this.target,
+    });
+    if (ask) this.relaxTried.add(position);
+    return ask;
+  }
+  /** Replaces the filter at `position` by its loosened form for the rest of the run; returns it. */
+  loosen(position: number, loosened: FunnelFilter): FunnelFilter {
+    const current = { ...loosened, index: this.filters[position]!.index, relaxed: true };
+    this.filters[position] = current;
+    return current;
+  }
+
+  /** Forgets the candidates left unclear (a new funnel pass begins). */
+  clearUnclear(): void {
+    this.unclear.clear();
+  }
+  markUnclear(key: string): void {
+    this.unclear.add(key);
+  }
+  /** Candidates a filter left unclear since clearUnclear(), in the order they were marked. */
+  unclearKeys(): string[] {
+    return [...this.unclear];
+  }
+  /** True the first time a candidate's own domain is to be searched, false ever after. */
+  takeDomainSearch(key: string): boolean {
+    if (this.domainSearched.has(key)) return false;
+    this.domainSearched.add(key);
+    return true;
+  }
+
+  /** Every query cursor so far, in first-use order. */
+  cursors(): QueryCursor[] {
+    return [...this.queryCursors.values()];
+  }
   /** The queries searched so far, in first-use order. */
   get usedQueries(): string[] {
     return [...this.queryCursors.keys()];
@@ -53,9 +128,23 @@ export class RunState {
     this.queryCursors.set(cursor.query, cursor);
   }
 
-  addPage(page: FetchedPage): void {
+  /** URLs search has answered in this run. */
+  get seenHitUrls(): ReadonlySet<string> {
+    return this.seenHits;
+  }
+  markSeen(urls: Iterable<string>): void {
+    for (const url of urls) this.seenHits.add(url);
+  }
+
+  /** An attempt to open `url` is over: it counts as opened, and its page (if any) is kept. */
+  recordOpened(url: string, page: FetchedPage | null): void {
+    this.opened.add(url);
+    if (!page) return;
     this.pages.set(page.url, page);
     this.pages.set(page.finalUrl, page);
+  }
+  get openedUrls(): ReadonlySet<string> {
+    return this.opened;
   }
   /** The fetched pages behind these URLs (a candidate's sources), each once. */
   pagesFor(urls: readonly string[]): FetchedPage[] {

@@ -2,9 +2,9 @@ import { createLeadfinderMetrics, type Billing, type Clock, type Config, type Ev
 import type { ResearchTimeouts } from '../activities/research.js';
 import { traceWorkItem, type WorkSource } from '../activities/tracing.js';
 import { Reaper } from './reaper.js';
-import { handleWorkItem, type ActorDeps } from '../run/actor.js';
+import { handleWorkItem } from '../run/actor.js';
 import { CoordinatorShutdownError } from '../run/run-end.js';
-import { DEFAULT_DRIVE_TUNING, type DriveTuning } from '../run/run-steps.js';
+import { DEFAULT_DRIVE_TUNING, type DriveTuning, type RunDeps } from '../run/session.js';
 
 export interface CoordinatorOptions {
   config: Config;
@@ -70,7 +70,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
   let draining = false;
   const driving = new Map<string, Promise<void>>();
 
-  const deps: ActorDeps = {
+  const deps: RunDeps = {
     config, logger, clock: options.clock, store: options.store, events: options.events, billing: options.billing,
     stops: options.stops, fetcher: options.fetcher, filter: options.filter, instanceId: options.instanceId,
     tuning: { ...DEFAULT_DRIVE_TUNING, ...options.tuning },

@@ -1,0 +1,266 @@
+import type { Span } from '@opentelemetry/api';
+import { LeaseLostError, type Config, type FetcherPort, type FilterPort, type LeadfinderMetrics, type Logger, type RunDoc, type RunLease, type StopFlags, type WorkItem } from '@leadfinder/platform';
+import { microsToUsdDisplay, microsToUsdNumber, type RunEvent, type RunEventBody } from '@leadfinder/wire';
+import { RunEmitter } from '../activities/emitter.js';
+import { ResearchActivities, type ResearchTimeouts } from '../activities/research.js';
+import { finishAndSettle, type SettlementDeps } from '../activities/settlement.js';
+import { countingFetchOutcomes, StageTrace } from '../activities/tracing.js';
+import { SpendMeter, spendCapMicrousd, type Prices } from '../pipeline/pricing.js';
+import { RunState } from '../pipeline/run-state.js';
+import { terminalDecision, type RunOutcome } from '../pipeline/tail.js';
+import { describeWhere, WHERE_DONE } from '../pipeline/where.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import { CoordinatorShutdownError, decideEnd, errorDetail, type EndDecision } from './run-end.js';
+import { RunSignals } from './signals.js';
+
+/** Knobs of one drive; defaults in DEFAULT_DRIVE_TUNING. */
+export interface DriveTuning {
+  /** Pages opened at once per run. @default 4 */
+  fetchParallelism: number;
+  /** filter.extract calls at once per run. @default 4 */
+  extractParallelism: number;
+  /** filter.verify calls at once per run. @default 4 */
+  verifyParallelism: number;
+  /** fetcher.search calls at once per run (hits are still merged in query order). @default 4 */
+  searchParallelism: number;
+  /** Results asked of each search call. @default 10 */
+  searchLimit: number;
+  /**
+   * Deepest result page read of one query. Later rounds read the next page of each query whose last page
+   * came back full and brought a new row (each page is one priced search). @default 5
+   */
+  maxSearchPages: number;
+  /** Hard cap on rounds; the run then ends `done` with what it has. @default 50 */
+  maxRounds: number;
+  /** Consecutive rounds that open no new page and find no new candidate before the run gives up. @default 2 */
+  maxEmptyRounds: number;
+  /** Candidates' own pages (leads from listings) opened per round, each a priced page. @default 40 */
+  maxLeadsPerRound: number;
+  /** Searches restricted to a candidate's own domain (when no listing links it) per round. @default 8 */
+  maxDomainSearchesPerRound: number;
+}
+export const DEFAULT_DRIVE_TUNING: DriveTuning = {
+  fetchParallelism: 4,
+  extractParallelism: 4,
+  verifyParallelism: 4,
+  searchParallelism: 4,
+  searchLimit: 10,
+  maxSearchPages: 5,
+  maxRounds: 50,
+  maxEmptyRounds: 2,
+  maxLeadsPerRound: 40,
+  maxDomainSearchesPerRound: 8,
+};
+
+/** What a coordinator hands every run it drives. */
+export interface RunDeps extends SettlementDeps {
+  config: Config;
+  stops: StopFlags;
+  fetcher: FetcherPort;
+  filter: FilterPort;
+  instanceId: string;
+  tuning: DriveTuning;
+  timeouts: ResearchTimeouts;
+  retries: number;
+  backoffMs: number;
+  /** Aborted when the coordinator gives up on its runs (stop() past its grace period). */
+  shutdown: AbortSignal;
+  /** True once stop() began: actors leave their run at the next step boundary, writing nothing. */
+  isDraining: () => boolean;
+  /** Runs by status, spend, rows, stage latency, fetch outcomes. */
+  metrics: LeadfinderMetrics;
+}
+
+export function pricesFrom(config: Config): Prices {
+  return {
+    searchMicrousd: config.LEADFINDER_PRICE_SEARCH_USD,
+    pageMicrousd: config.LEADFINDER_PRICE_PAGE_USD,
+    llmInputMicrousdPerMtok: config.LEADFINDER_PRICE_LLM_INPUT_USD_PER_MTOK,
+    llmOutputMicrousdPerMtok: config.LEADFINDER_PRICE_LLM_OUTPUT_USD_PER_MTOK,
+  };
+}
+
+/**
+ * One drive of one claimed run. It owns what the drive must not lose track of: the run's signals (stop,
+ * deadline, lease loss, shutdown), its lease, its spend meter and its event emitter, and offers the
+ * pipeline a handful of verbs:
+ * - `enter(where)`: a new step (checkpoint, `where` and spend persisted under the lease, `status` event);
+ * - `recordSpend()`: after a priced step (spend persisted, then a `cost` event);
+ * - `checkpoint()`: throws the reason the run must end now;
+ * - `research`: the fetcher and filter calls, metered and under the run signal.
+ * Then `conclude()` classifies how the drive ended and `finish()` writes the tail and settles.
+ */
+export class RunSession {
+  readonly state: RunState;
+  readonly research: ResearchActivities;
+  readonly tuning: DriveTuning;
+  readonly logger: Logger;
+  private readonly signals: RunSignals;
+  private readonly keeper: LeaseKeeper;
+  private readonly meter: SpendMeter;
+  private readonly emitter: RunEmitter;
+  private readonly stages: StageTrace;
+  private lastCostMicrousd: number;
+
+  /**
+   * Takes over a claimed run: starts renewing its lease, watching its stop flag and its deadline. Call it
+   * with the run span active (stage spans become its children).
+   */
+  static open(deps: RunDeps, run: RunDoc, lease: RunLease, item: WorkItem | null, runSpan?: Span): RunSession {
+    return new RunSession(deps, run, lease, item, runSpan);
+  }
+
+  private constructor(
+    private readonly deps: RunDeps,
+    readonly run: RunDoc,
+    lease: RunLease,
+    item: WorkItem | null,
+    private readonly runSpan?: Span,
+  ) {
+    this.logger = deps.logger.child({ runId: run.id });
+    this.tuning = deps.tuning;
+    this.signals = new RunSignals(deps.shutdown);
+    this.keeper = new LeaseKeeper({
+      runs: deps.store.runs, runId: run.id, lease, ttlMs: deps.config.LEADFINDER_LEASE_TTL_MS, clock: deps.clock,
+      logger: this.logger, item, onLost: () => this.signals.leaseLost(new LeaseLostError(run.id)),
+    });
+    this.keeper.start();
+    this.signals.watch(run, deps.stops, deps.clock);
+
+    this.meter = new SpendMeter(spendCapMicrousd(deps.config.LEADFINDER_SPEND_CEILING_USD, run.holdMicrousd), pricesFrom(deps.config), run.spendMicrousd);
+    this.lastCostMicrousd = this.meter.spendMicrousd;
+    this.state = new RunState(run.target, run.where);
+    this.emitter = new RunEmitter(deps.events, run.id, deps.clock);
+    // Port calls run inside the current stage span, so gRPC client spans (and the servers') join the run's trace.
+    this.stages = new StageTrace(deps.metrics, deps.clock);
+    const signal = this.signals.signal;
+    this.research = new ResearchActivities({
+      runId: run.id, fetcher: this.stages.bind(countingFetchOutcomes(deps.fetcher, deps.metrics, signal)), filter: this.stages.bind(deps.filter),
+      meter: this.meter, signal, logger: this.logger,
+      retries: deps.retries, backoffMs: deps.backoffMs, timeouts: deps.timeouts,
+    });
+  }
+
+  /** The run signal: aborted, with the reason, when the run must end early. */
+  get signal(): AbortSignal {
+    return this.signals.signal;
+  }
+
+  /** Throws the reason the run must end now (stop, deadline, lease loss, shutdown), else returns. */
+  checkpoint(): void {
+    this.signals.signal.throwIfAborted();
+    if (this.deps.isDraining()) throw new CoordinatorShutdownError();
+  }
+
+  emit(body: RunEventBody): Promise<RunEvent> {
+    return this.emitter.emit(body);
+  }
+
+  /** Marks the run started, before its first event: from here a lapsed lease means "interrupted", never a re-drive. */
+  markStarted(): Promise<void> {
+    return this.persist({ started: true });
+  }
+
+  /** A new step: checkpoint, then `where` and spend persisted and announced by a `status` event. */
+  async enter(where: string): Promise<void> {
+    this.checkpoint();
+    this.stages.enter(where);
+    this.state.moveTo(where);
+    await this.persist({ where, spendMicrousd: this.meter.spendMicrousd });
+    await this.emit({ type: 'status', where, message: describeWhere(where) });
+  }
+
+  /**
+   * After a step: persist the spend first (it is what an interrupted run is charged), then the `cost`
+   * event, so the persisted figure is never below an announced one for long.
+   */
+  async recordSpend(): Promise<void> {
+    const spend = this.meter.spendMicrousd;
+    if (spend === this.lastCostMicrousd) return;
+    await this.persist({ spendMicrousd: spend });
+    this.lastCostMicrousd = spend;
+    await this.emit({ type: 'cost', stage: this.state.where, usd: microsToUsdNumber(spend) });
+  }
+
+  /**
+   * The drive is over (`failure` when it threw): stops watching the signals and says whether to write a
+   * tail, and which.
+   */
+  conclude(failure?: { thrown: unknown }): EndDecision {
+    let end: EndDecision = { write: true, outcome: { kind: 'done' } };
+    if (failure) {
+      const { thrown } = failure;
+      this.stages.end(thrown);
+      end = decideEnd(thrown, this.signals.signal);
+      if (!end.write) this.logger.info('leaving run without writing', { why: end.why });
+      // The stream says what failed in general terms; the log (with the run id) keeps the detail.
+      else if (end.outcome.kind === 'error') this.logger.warn('run failed', { error: errorDetail(thrown), shown: end.outcome.message, where: this.state.where });
+    }
+    this.stages.end();
+    this.signals.unwatch();
+    return end;
+  }
+
+  /**
+   * Writes the terminal tail and settles, under a freshly confirmed lease. Returns whether this drive
+   * made the run terminal.
+   */
+  async finish(outcome: RunOutcome): Promise<boolean> {
+    // Confirm the lease before the tail: the event log is not fenced, the store is.
+    if (!(await this.keeper.renew())) return false;
+    // The fresh lease covers the tail. No periodic renewal after this point: once the tail makes the
+    // run terminal the store refuses renewals, which would read as a lost lease.
+    await this.keeper.stop();
+    return this.writeTail(outcome);
+  }
+
+  /** Stops renewing the lease (it lapses, or the run is terminal). */
+  close(): Promise<void> {
+    return this.keeper.stop();
+  }
+
+  private async persist(patch: { where?: string; spendMicrousd?: number; started?: boolean }): Promise<void> {
+    const ok = await this.deps.store.runs.progress(this.run.id, this.keeper.lease, patch, this.deps.clock.now());
+    if (!ok) {
+      this.keeper.markLost();
+      throw new LeaseLostError(this.run.id);
+    }
+  }
+
+  private async writeTail(outcome: RunOutcome): Promise<boolean> {
+    const { run, state, meter, deps } = this;
+    const charge = Math.min(meter.spendMicrousd, run.holdMicrousd);
+    const decision = terminalDecision({
+      outcome,
+      rows: state.rows(),
+      target: run.target,
+      filters: state.descriptors(),
+      where: state.where,
+      chargeMicrousd: charge,
+      usage: meter.usage,
+    });
+    let result = null;
+    for (const body of decision.events) {
+      const event = await this.emit(body);
+      if (event.type === 'final') result = event;
+    }
+    const finished = await finishAndSettle(deps, run, this.keeper.lease, {
+      status: decision.status,
+      where: outcome.kind === 'done' ? WHERE_DONE : state.where,
+      spendMicrousd: meter.spendMicrousd,
+      chargeMicrousd: charge,
+      usdDisplay: microsToUsdDisplay(charge),
+      stopReason: decision.stopReason,
+      result,
+      finishedAt: new Date(deps.clock.now()).toISOString(),
+    });
+    if (finished) {
+      const rows = result?.table.length ?? 0;
+      deps.metrics.runEnded(decision.status);
+      deps.metrics.spend(meter.spendMicrousd);
+      deps.metrics.rows(rows);
+      this.runSpan?.setAttributes({ 'leadfinder.run.status': decision.status, 'leadfinder.run.rows': rows });
+    }
+    return finished;
+  }
+}
