@@ -157,6 +157,37 @@ export function describeEventLogContract(name: string, makeLog: MakeEventLog): v
       await follower.done;
     });
 
+    it("ends a follow on the run's end marker, which no read returns and which takes a seq", async () => {
+      const log = await make();
+      const [a, b] = [newRunId(), newRunId()];
+      const s1 = await log.append(a, statusEvent(a, 'a1'), `${a}:1`);
+      const live = collect(log, a, 0, new AbortController().signal);
+      const otherRun = new AbortController();
+      const other = collect(log, b, 0, otherRun.signal);
+      await expect.poll(() => messages(live.seen)).toEqual(['a1']);
+      const s2 = await log.append(a, statusEvent(a, 'a2'), `${a}:2`);
+      const marker = await log.end(a);
+      expect(marker).toBeGreaterThan(s2);
+      // The follower returns by itself: no abort was given.
+      await expect(live.done).resolves.toBeUndefined();
+      expect(messages(live.seen)).toEqual(['a1', 'a2']);
+      expect(await log.read(a, 0)).toEqual(live.seen);
+      expect(await log.read(a, s2)).toEqual([]);
+      // Repeated: the first marker's seq, nothing new; seqs keep rising past it.
+      expect(await log.end(a)).toBe(marker);
+      expect(await log.append(b, statusEvent(b, 'b1'), `${b}:1`)).toBeGreaterThan(marker);
+      // A follower that starts after the end, from the start or from the last event, ends too.
+      for (const cursor of [0, s1, s2]) {
+        const late = collect(log, a, cursor, new AbortController().signal);
+        await expect(late.done).resolves.toBeUndefined();
+        expect(late.seen).toEqual(await log.read(a, cursor));
+      }
+      // Another run's follower is untouched by it.
+      await expect.poll(() => messages(other.seen)).toEqual(['b1']);
+      otherRun.abort();
+      await other.done;
+    });
+
     it('answers ping while open', async () => {
       const log = await make();
       await expect(log.ping()).resolves.toBeUndefined();

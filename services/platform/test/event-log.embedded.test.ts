@@ -123,6 +123,37 @@ describe('embedded event log on disk', () => {
     }
   });
 
+  it('keeps a run end marker across a restart, and reads a file written before markers existed', async () => {
+    const dataDir = await freshDir();
+    const [a, b] = [newRunId(), newRunId()];
+    // An older version's file: a compaction mark and event lines only.
+    const old = (seq: number, runId: string, message: string) => JSON.stringify({ seq, runId, dedupeId: `${runId}:${seq}`, at: Date.now(), event: statusEvent(runId, message) });
+    await writeFile(join(dataDir, 'events.jsonl'), `${JSON.stringify({ lastSeq: 1 })}\n${old(2, a, 'a1')}\n${old(3, b, 'b1')}\n`);
+    const first = await createEmbeddedEventLog({ dataDir, logger: silentLogger });
+    const marker = await first.end(a);
+    expect(marker).toBe(4);
+    await first.close();
+    expect(await readFile(join(dataDir, 'events.jsonl'), 'utf8')).toContain('"end":true');
+
+    const second = await createEmbeddedEventLog({ dataDir, logger: silentLogger });
+    try {
+      expect((await second.read(a, 0)).map((e) => e.seq)).toEqual([2]);
+      const ended = collect(second, a, 0, new AbortController().signal);
+      await expect(ended.done).resolves.toBeUndefined();
+      expect(ended.seen.map((e) => e.seq)).toEqual([2]);
+      expect(await second.end(a)).toBe(marker);
+      // The run without a marker is followed until its follower lets go.
+      const abort = new AbortController();
+      const open = collect(second, b, 0, abort.signal);
+      await expect.poll(() => open.seen.length).toBe(1);
+      abort.abort();
+      await open.done;
+      expect(await second.append(b, statusEvent(b, 'b2'), `${b}:2`)).toBe(5);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('ends its followers when the log is closed', async () => {
     const log = await createEmbeddedEventLog({ dataDir: await freshDir(), logger: silentLogger });
     const follower = collect(log, newRunId(), 0, new AbortController().signal);

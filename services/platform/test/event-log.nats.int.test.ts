@@ -49,4 +49,26 @@ describe.skipIf(!url)('NATS JetStream server', () => {
       await log.close();
     }
   });
+
+  it('adds the end-marker subject to a stream made before markers existed, and keeps its events', async () => {
+    const stream = uniqueName('EVENTS');
+    const prefix = stream.toLowerCase();
+    await nats.jsm.streams.add({ name: stream, subjects: [`${prefix}.*.events`], allow_direct: true });
+    const a = newRunId();
+    const before = statusEvent(a, 'before markers');
+    await nats.js.publish(`${prefix}.${a}.events`, JSON.stringify(before), { msgID: `${a}:1` });
+    const log = await createNatsEventLog({ nats, logger: silentLogger, stream, subjectPrefix: prefix });
+    try {
+      const marker = await log.end(a);
+      const stored = await nats.jsm.streams.getMessage(stream, { seq: marker });
+      expect(stored?.subject).toBe(`${prefix}.${a}.end`);
+      expect(await log.read(a, 0)).toEqual([{ seq: 1, event: before }]);
+      const seen: unknown[] = [];
+      for await (const item of log.follow(a, 0, new AbortController().signal)) seen.push(item);
+      expect(seen).toEqual([{ seq: 1, event: before }]);
+    } finally {
+      await log.close();
+      await nats.jsm.streams.delete(stream);
+    }
+  });
 });

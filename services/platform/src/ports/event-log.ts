@@ -15,8 +15,15 @@ export interface EventLog {
   /** The run's events with seq > afterSeq, in order, at most `limit`. */
   read(runId: string, afterSeq: number, limit?: number): Promise<SequencedEvent[]>;
   /**
-   * The run's events with seq > afterSeq, then live ones as they are appended. Never ends by itself;
-   * ends when `signal` aborts (the iterator then returns without throwing).
+   * Marks the run's log complete: written once the run record is terminal, after every event of the
+   * run. The marker takes a seq but is no event: `read` never returns it and clients never see it;
+   * `follow` ends on it. Idempotent per run (a second call returns the first marker's seq).
+   */
+  end(runId: string): Promise<number>;
+  /**
+   * The run's events with seq > afterSeq, then live ones as they are appended, until the run's end
+   * marker (see `end`) or until `signal` aborts; either way the iterator returns without throwing. A
+   * run whose log has no marker (it ended before markers were written) is followed until `signal` aborts.
    */
   follow(runId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<SequencedEvent>;
   ping(): Promise<void>;

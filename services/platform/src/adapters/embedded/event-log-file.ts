@@ -13,6 +13,18 @@ export interface StoredEventRecord {
   event: RunEvent;
 }
 
+/** The end marker of a run (`EventLog.end`): a line of its own kind, after the run's last event. */
+export interface StoredEndRecord {
+  seq: number;
+  runId: string;
+  dedupeId: string;
+  at: number;
+  end: true;
+}
+
+/** One line of the log that belongs to a run: an event or the run's end marker. */
+export type StoredLogRecord = StoredEventRecord | StoredEndRecord;
+
 /**
  * The first line of a compacted file. It keeps the highest seq ever handed out, so seqs keep rising
  * after a restart even when retention has purged every event.
@@ -21,10 +33,10 @@ interface HighWaterMark {
   lastSeq: number;
 }
 
-type EventFileLine = StoredEventRecord | HighWaterMark;
+type EventFileLine = StoredLogRecord | HighWaterMark;
 
 export interface LoadedEventFile {
-  records: StoredEventRecord[];
+  records: StoredLogRecord[];
   lastSeq: number;
 }
 
@@ -45,10 +57,10 @@ export class EventLogFile {
   /** Opens the file and reads every whole line (a torn last line is dropped with a warning). */
   async load(): Promise<LoadedEventFile> {
     this.journal = await openJournal<EventFileLine>({ dataDir: this.dataDir, fileName: 'events.jsonl', logger: this.logger, sync: false });
-    const records: StoredEventRecord[] = [];
+    const records: StoredLogRecord[] = [];
     let lastSeq = 0;
     for (const line of this.journal.records) {
-      if (isRecord(line)) {
+      if (isRecord(line) || isEndRecord(line)) {
         records.push(line);
         lastSeq = Math.max(lastSeq, line.seq);
       } else if (isMark(line)) {
@@ -61,12 +73,12 @@ export class EventLogFile {
     return { records, lastSeq };
   }
 
-  append(records: readonly StoredEventRecord[]): Promise<void> {
+  append(records: readonly StoredLogRecord[]): Promise<void> {
     return this.opened().append([...records]);
   }
 
   /** Replaces the file atomically with the high-water mark and the kept records. */
-  rewrite(lastSeq: number, records: readonly StoredEventRecord[]): Promise<void> {
+  rewrite(lastSeq: number, records: readonly StoredLogRecord[]): Promise<void> {
     const mark: HighWaterMark = { lastSeq };
     return this.opened().rewrite([mark, ...records]);
   }
@@ -87,6 +99,14 @@ function isRecord(value: unknown): value is StoredEventRecord {
   return (
     typeof v === 'object' && v !== null && typeof v.seq === 'number' && typeof v.runId === 'string' &&
     typeof v.dedupeId === 'string' && typeof v.at === 'number' && typeof v.event === 'object'
+  );
+}
+
+function isEndRecord(value: unknown): value is StoredEndRecord {
+  const v = value as Partial<StoredEndRecord> | null;
+  return (
+    typeof v === 'object' && v !== null && typeof v.seq === 'number' && typeof v.runId === 'string' &&
+    typeof v.dedupeId === 'string' && typeof v.at === 'number' && v.end === true
   );
 }
 

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../../context.js';
 import { UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { EVENT_RETENTION_MS, type EventLog } from '../../ports/event-log.js';
-import { EventLogFile, type StoredEventRecord } from './event-log-file.js';
+import { EventLogFile, type StoredLogRecord } from './event-log-file.js';
 
 export interface EmbeddedEventLogOptions {
   /** Directory holding `events.jsonl`; created if missing. */
@@ -32,7 +32,7 @@ export async function createEmbeddedEventLog(options: EmbeddedEventLogOptions): 
 }
 
 interface PendingAppend {
-  record: StoredEventRecord;
+  record: StoredLogRecord;
   resolve(seq: number): void;
   reject(err: unknown): void;
 }
@@ -43,7 +43,7 @@ class EmbeddedEventLog implements EventLog {
   private readonly clock: Clock;
   private readonly retentionMs: number;
   private readonly purgeIntervalMs: number;
-  private readonly byRun = new Map<string, StoredEventRecord[]>();
+  private readonly byRun = new Map<string, StoredLogRecord[]>();
   /** Committed dedupe ids (kept as long as their event is retained). */
   private readonly dedupe = new Map<string, number>();
   /** Dedupe ids whose append is still being written. */
@@ -81,13 +81,21 @@ class EmbeddedEventLog implements EventLog {
   }
 
   append(runId: string, event: RunEvent, dedupeId: string): Promise<number> {
+    return this.write(runId, dedupeId, (head) => ({ ...head, event }));
+  }
+
+  end(runId: string): Promise<number> {
+    return this.write(runId, endDedupeId(runId), (head) => ({ ...head, end: true }));
+  }
+
+  private write(runId: string, dedupeId: string, make: (head: Omit<StoredLogRecord, 'event' | 'end'>) => StoredLogRecord): Promise<number> {
     if (this.closing.signal.aborted) return Promise.reject(new UnavailableError('event-log', 'event log is closed'));
     const known = this.dedupe.get(dedupeId);
     if (known !== undefined) return Promise.resolve(known);
     const writing = this.inflight.get(dedupeId);
     if (writing) return writing;
 
-    const record: StoredEventRecord = { seq: ++this.lastSeq, runId, dedupeId, at: this.clock.now(), event };
+    const record = make({ seq: ++this.lastSeq, runId, dedupeId, at: this.clock.now() });
     const done = new Promise<number>((resolve, reject) => this.pending.push({ record, resolve, reject }));
     this.inflight.set(dedupeId, done);
     this.queueFlush();
@@ -95,21 +103,21 @@ class EmbeddedEventLog implements EventLog {
   }
 
   async read(runId: string, afterSeq: number, limit?: number): Promise<SequencedEvent[]> {
-    return this.readNow(runId, afterSeq, limit ?? Number.POSITIVE_INFINITY);
+    return this.readNow(runId, afterSeq, limit ?? Number.POSITIVE_INFINITY).filter(isEvent);
   }
 
   async *follow(runId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<SequencedEvent> {
     const stop = AbortSignal.any([signal, this.closing.signal]);
     let cursor = afterSeq;
     while (!stop.aborted) {
-      const batch = this.readNow(runId, cursor, FOLLOW_BATCH);
+      const batch = this.readNow(runId, cursor, FOLLOW_BATCH, { withEnd: true });
       if (batch.length === 0) {
         // Registered synchronously after the read, so a commit in between cannot be missed.
         await this.nextCommit(runId, stop);
         continue;
       }
       for (const item of batch) {
-        if (stop.aborted) return;
+        if (stop.aborted || !isEvent(item)) return;
         yield item;
         cursor = item.seq;
       }
@@ -128,15 +136,18 @@ class EmbeddedEventLog implements EventLog {
     await this.file.close();
   }
 
-  private readNow(runId: string, afterSeq: number, limit: number): SequencedEvent[] {
+  /** Up to `limit` of the run's events after `afterSeq`; `withEnd` also returns its end marker (counted in `limit`). */
+  private readNow(runId: string, afterSeq: number, limit: number, options: { withEnd?: boolean } = {}): LogItem[] {
     const events = this.byRun.get(runId);
     if (!events || limit <= 0) return [];
     const cutoff = this.clock.now() - this.retentionMs;
-    const out: SequencedEvent[] = [];
+    const out: LogItem[] = [];
     for (let i = firstAfter(events, afterSeq); i < events.length && out.length < limit; i++) {
       const record = events[i]!;
       // Expired but not yet purged events are already invisible: retention is exact, not timer-bound.
-      if (record.at > cutoff) out.push({ seq: record.seq, event: record.event });
+      if (record.at <= cutoff) continue;
+      if ('event' in record) out.push({ seq: record.seq, event: record.event });
+      else if (options.withEnd) out.push({ seq: record.seq, end: true });
     }
     return out;
   }
@@ -188,7 +199,7 @@ class EmbeddedEventLog implements EventLog {
     for (const runId of touched) for (const wake of [...(this.wakers.get(runId) ?? [])]) wake();
   }
 
-  private index(record: StoredEventRecord): void {
+  private index(record: StoredLogRecord): void {
     let events = this.byRun.get(record.runId);
     if (!events) this.byRun.set(record.runId, (events = []));
     events.push(record);
@@ -214,8 +225,20 @@ class EmbeddedEventLog implements EventLog {
   }
 }
 
+/** What the index yields: an event, or the run's end marker. */
+type LogItem = SequencedEvent | { seq: number; end: true };
+
+function isEvent(item: LogItem): item is SequencedEvent {
+  return 'event' in item;
+}
+
+/** One end marker per run: a second `end` returns the first one's seq. */
+function endDedupeId(runId: string): string {
+  return `${runId}:end`;
+}
+
 /** Index of the first record with seq > afterSeq (records are sorted by seq). */
-function firstAfter(events: readonly StoredEventRecord[], afterSeq: number): number {
+function firstAfter(events: readonly StoredLogRecord[], afterSeq: number): number {
   let lo = 0;
   let hi = events.length;
   while (lo < hi) {

@@ -27,8 +27,10 @@ const READ_PAGE = 256;
 /**
  * JetStream event log: one stream, subject `<prefix>.<runId>.events`, the stream sequence is the seq.
  * `Nats-Msg-Id` = dedupeId, so a retried append inside the duplicate window returns the first seq.
+ * A run's end marker is an empty message on `<prefix>.<runId>.end`, a subject of its own so that
+ * readers of `.events` (reads, and followers from before markers existed) never see it.
  * Reads use batched direct gets (no consumer to create and delete); follows use an ordered consumer
- * from `afterSeq + 1`, which delivers stored then live messages with no gaps.
+ * on both subjects of the run from `afterSeq + 1`, which delivers stored then live messages with no gaps.
  */
 export async function createNatsEventLog(options: NatsEventLogOptions): Promise<EventLog> {
   const log = new NatsEventLog(options);
@@ -60,7 +62,7 @@ class NatsEventLog implements EventLog {
       this.nats.jsm,
       {
         name: this.stream,
-        subjects: [`${this.prefix}.*.events`],
+        subjects: [`${this.prefix}.*.events`, `${this.prefix}.*.end`],
         storage: StorageType.File,
         max_age: nanos(this.retentionMs),
         duplicate_window: nanos(this.duplicateWindowMs),
@@ -75,6 +77,15 @@ class NatsEventLog implements EventLog {
       .publish(this.subject(runId), JSON.stringify(event), { msgID: dedupeId, headers: traceHeaders() })
       .catch((err: unknown) => {
         throw new UnavailableError('nats', `event append failed: ${String(err)}`, { cause: err });
+      });
+    return ack.seq;
+  }
+
+  async end(runId: string): Promise<number> {
+    const ack = await this.nats.js
+      .publish(this.subject(runId, 'end'), undefined, { msgID: `${runId}:end` })
+      .catch((err: unknown) => {
+        throw new UnavailableError('nats', `run end marker append failed: ${String(err)}`, { cause: err });
       });
     return ack.seq;
   }
@@ -96,8 +107,9 @@ class NatsEventLog implements EventLog {
   async *follow(runId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<SequencedEvent> {
     const stop = AbortSignal.any([signal, this.closing.signal]);
     if (stop.aborted) return;
+    const endSubject = this.subject(runId, 'end');
     const consumer = await this.nats.js.consumers.get(this.stream, {
-      filter_subjects: this.subject(runId),
+      filter_subjects: [this.subject(runId), endSubject],
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: afterSeq + 1,
     });
@@ -106,12 +118,15 @@ class NatsEventLog implements EventLog {
     stop.addEventListener('abort', onAbort, { once: true });
     try {
       for await (const msg of messages) {
-        if (stop.aborted) return;
+        if (stop.aborted || msg.subject === endSubject) return;
         yield { seq: msg.seq, event: msg.json<RunEvent>() };
       }
     } finally {
       stop.removeEventListener('abort', onAbort);
       messages.stop();
+      // Stopping only unsubscribes: the server would keep the ordered consumer for its 5-minute
+      // inactivity threshold, one per stream ever followed (issue 22). Delete it now; failure is harmless.
+      void consumer.delete().catch(() => undefined);
     }
   }
 
@@ -126,9 +141,10 @@ class NatsEventLog implements EventLog {
     this.closing.abort();
   }
 
-  private subject(runId: string): string {
+  /** The run's event subject, or its end-marker subject. */
+  private subject(runId: string, kind: 'events' | 'end' = 'events'): string {
     if (!isSubjectToken(runId)) throw new InvalidArgumentError(`run id ${JSON.stringify(runId)} cannot be a subject token`, 'runId');
-    return `${this.prefix}.${runId}.events`;
+    return `${this.prefix}.${runId}.${kind}`;
   }
 
   /** Up to `batch` of the subject's messages from stream seq `from` on; none when there are none. */
