@@ -167,6 +167,9 @@ export const ConfigSchema = z
     LEADFINDER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
     OTEL_SERVICE_NAME: optionalText,
+    // Prometheus scrape endpoint (`GET /metrics` on a listener of its own, kept off the public Ingress).
+    // Unset: no endpoint (metrics still go to OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set).
+    LEADFINDER_METRICS_PORT: optionalText.transform((v) => (v === undefined ? undefined : Number(v))).pipe(z.number().int().min(1).max(65535).optional()),
   })
   .superRefine((c, ctx) => {
     if (c.LEADFINDER_SEARCH === 'searxng' && !c.LEADFINDER_SEARXNG_URL) {
@@ -183,6 +186,9 @@ export const ConfigSchema = z
     }
     if (c.LEADFINDER_ADMIN_PORT !== undefined && c.LEADFINDER_ADMIN_PORT === c.PORT) {
       ctx.addIssue({ code: 'custom', path: ['LEADFINDER_ADMIN_PORT'], message: `must differ from PORT (${c.PORT}): the admin API has a listener of its own` });
+    }
+    if (c.LEADFINDER_METRICS_PORT !== undefined && c.LEADFINDER_METRICS_PORT === c.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['LEADFINDER_METRICS_PORT'], message: `must differ from PORT (${c.PORT}): metrics have a listener of their own` });
     }
     if (!c.LEADFINDER_NATS_TLS_CERT_FILE !== !c.LEADFINDER_NATS_TLS_KEY_FILE) {
       const missing = c.LEADFINDER_NATS_TLS_CERT_FILE ? 'LEADFINDER_NATS_TLS_KEY_FILE' : 'LEADFINDER_NATS_TLS_CERT_FILE';

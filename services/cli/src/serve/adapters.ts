@@ -2,8 +2,6 @@ import { mkdir, access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createBilling, systemClock } from '@leadfinder/platform';
 import { createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
-import { createMongoStore } from '@leadfinder/platform/mongo';
-import { connectNats, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue } from '@leadfinder/platform/nats';
 import type { Billing, Config, EventLog, Logger, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
 import type { NatsHandle } from '@leadfinder/platform/nats';
 
@@ -43,6 +41,9 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
 
   let store: Store;
   if (config.LEADFINDER_MONGODB_URL) {
+    // Imported here, not at the top: the driver loads after startTelemetry has enabled the MongoDB
+    // instrumentation (which patches the driver's modules as they load), and a role without MongoDB never loads it.
+    const { createMongoStore } = await import('@leadfinder/platform/mongo');
     store = await createMongoStore({ url: config.LEADFINDER_MONGODB_URL, dbName: config.LEADFINDER_MONGODB_DB, logger: logger.child({ component: 'mongo' }) });
   } else {
     store = await createEmbeddedStore({ dataDir: join(dataDir, 'store'), logger: logger.child({ component: 'store' }) });
@@ -54,6 +55,7 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
   let stops: StopFlags;
   let nats: NatsHandle | undefined;
   if (config.LEADFINDER_NATS_URL) {
+    const { connectNats, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue } = await import('@leadfinder/platform/nats');
     nats = await connectNats({
       url: config.LEADFINDER_NATS_URL, name: 'leadfinder', logger: logger.child({ component: 'nats' }),
       auth: { credsFile: config.LEADFINDER_NATS_CREDS_FILE, user: config.LEADFINDER_NATS_USER, password: config.LEADFINDER_NATS_PASSWORD, token: config.LEADFINDER_NATS_TOKEN },

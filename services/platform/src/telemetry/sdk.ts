@@ -1,13 +1,19 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { once } from 'node:events';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { BatchSpanProcessor, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Config, Role } from '../config.js';
 import type { Logger } from '../logger.js';
+import { createInstrumentations } from './instrumentations.js';
 
 export interface TelemetryOptions {
   /**
@@ -18,8 +24,13 @@ export interface TelemetryOptions {
   /** The role this process plays, recorded as the `leadfinder.role` resource attribute. */
   role: Role;
   logger: Logger;
-  /** Only `OTEL_EXPORTER_OTLP_ENDPOINT` and `OTEL_SERVICE_NAME` are read. */
-  config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_SERVICE_NAME'>;
+  /** Only the OTLP endpoint, service name, and the Prometheus port (with `HOST`, where it listens) are read. */
+  config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_SERVICE_NAME'> & Partial<Pick<Config, 'LEADFINDER_METRICS_PORT' | 'HOST'>>;
+  /**
+   * Port of the Prometheus `/metrics` listener, overriding `config.LEADFINDER_METRICS_PORT`; 0 picks a free
+   * one (tests). Unset and not configured: no listener.
+   */
+  metricsPort?: number;
   /**
    * How often metrics are pushed when exporting.
    * @default 15000
@@ -28,6 +39,8 @@ export interface TelemetryOptions {
 }
 
 export interface TelemetryHandle {
+  /** The bound port of the Prometheus `/metrics` listener, or null when there is none. */
+  metricsPort: number | null;
   /** Flushes pending spans and metrics, then uninstalls the global providers. */
   shutdown(): Promise<void>;
 }
@@ -43,6 +56,18 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
   const { role, logger, config } = options;
   const serviceName = options.serviceName ?? config.OTEL_SERVICE_NAME ?? `leadfinder-${role}`;
   const endpoint = config.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
+  const metricsPort = options.metricsPort ?? config.LEADFINDER_METRICS_PORT;
+  const readers: MetricReader[] = [];
+  if (endpoint) {
+    readers.push(new PeriodicExportingMetricReader({
+      exporter: new OTLPMetricExporter({ url: `${endpoint}/v1/metrics` }),
+      exportIntervalMillis: options.metricExportIntervalMs ?? 15_000,
+    }));
+  }
+  // The exporter's own server is not started: ours binds HOST, reports the real port and fails start-up
+  // with one clear line when the port is taken.
+  const prometheus = metricsPort === undefined ? undefined : new PrometheusExporter({ preventServerStart: true });
+  if (prometheus) readers.push(prometheus);
 
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': serviceName, 'leadfinder.role': role }),
@@ -52,35 +77,79 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
     spanProcessors: endpoint
       ? [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }))]
       : [new NoopSpanProcessor()],
-    metricReaders: endpoint
-      ? [new PeriodicExportingMetricReader({
-          exporter: new OTLPMetricExporter({ url: `${endpoint}/v1/metrics` }),
-          exportIntervalMillis: options.metricExportIntervalMs ?? 15_000,
-        })]
-      : [],
+    metricReaders: readers,
     // Logs go to stdout as JSON (pino); an empty list keeps the SDK from defaulting to an OTLP log exporter.
     logRecordProcessors: [],
-    instrumentations: [],
+    // Enabled by start(): modules loaded after this (the MongoDB driver is imported only once telemetry
+    // runs, see services/cli/src/serve/adapters.ts) are patched; undici is observed through its
+    // diagnostics channels whenever it loads.
+    instrumentations: createInstrumentations(),
   });
   sdk.start();
-  logger.info('telemetry started', { serviceName, role, exporting: endpoint !== undefined });
+  let metricsServer: Server | undefined;
+  let boundMetricsPort: number | null = null;
+  if (prometheus && metricsPort !== undefined) {
+    try {
+      metricsServer = await serveMetrics(prometheus, config.HOST ?? '127.0.0.1', metricsPort);
+    } catch (error) {
+      await sdk.shutdown().catch(() => undefined);
+      uninstallGlobals();
+      throw error;
+    }
+    const address = metricsServer.address();
+    boundMetricsPort = typeof address === 'object' && address ? address.port : metricsPort;
+  }
+  logger.info('telemetry started', { serviceName, role, exporting: endpoint !== undefined, metricsPort: boundMetricsPort });
 
   let stopped = false;
   return {
+    metricsPort: boundMetricsPort,
     async shutdown() {
       if (stopped) return;
       stopped = true;
+      if (metricsServer) {
+        const server = metricsServer;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+      }
       try {
         await sdk.shutdown();
       } catch (err) {
         // A collector that is down must not block process exit; the spans are lost either way.
         logger.warn('telemetry shutdown failed', { error: err instanceof Error ? err.message : String(err) });
       } finally {
-        trace.disable();
-        metrics.disable();
-        propagation.disable();
-        context.disable();
+        uninstallGlobals();
       }
     },
   };
+}
+
+function uninstallGlobals(): void {
+  trace.disable();
+  metrics.disable();
+  propagation.disable();
+  context.disable();
+}
+
+/** A listener of its own answering `GET /metrics` in the Prometheus text format (and 404 otherwise). */
+async function serveMetrics(exporter: PrometheusExporter, host: string, port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
+      exporter.getMetricsRequestHandler(req, res);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end('{"detail":"Not Found"}');
+  });
+  // Scrapes are short; a client that keeps a connection open must not hold shutdown.
+  server.keepAliveTimeout = 5_000;
+  server.listen(port, host);
+  try {
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`LEADFINDER_METRICS_PORT: cannot listen on ${host}:${port}${code ? ` (${code})` : ''}`, { cause: error });
+  }
+  return server;
 }

@@ -5,6 +5,8 @@ import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { createInstrumentations } from './instrumentations.js';
 
 /** Collects on demand only: tests read metrics synchronously after the fact. */
 class ManualMetricReader extends MetricReader {
@@ -27,13 +29,23 @@ export interface InMemoryTelemetry {
  * Installs global OpenTelemetry providers that keep spans and metrics in memory (tests). Same propagator
  * and context manager as `startTelemetry`, so trace context behaves as in production.
  */
-export function createInMemoryTelemetry(): InMemoryTelemetry {
+export function createInMemoryTelemetry(options: {
+  /**
+   * Also enable the instrumentations production runs (undici, mongodb, http, runtime); a module they
+   * patch (the MongoDB driver) must be imported after this call.
+   * @default false
+   */
+  instrumentations?: boolean;
+} = {}): InMemoryTelemetry {
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   tracerProvider.register({ propagator: new W3CTraceContextPropagator() });
   const reader = new ManualMetricReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   metrics.setGlobalMeterProvider(meterProvider);
+  const unregister = options.instrumentations
+    ? registerInstrumentations({ instrumentations: createInstrumentations(), tracerProvider, meterProvider })
+    : () => undefined;
   return {
     spans: () => exporter.getFinishedSpans(),
     reset: () => exporter.reset(),
@@ -42,6 +54,7 @@ export function createInMemoryTelemetry(): InMemoryTelemetry {
       return resourceMetrics;
     },
     async shutdown() {
+      unregister();
       await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
       trace.disable();
       metrics.disable();

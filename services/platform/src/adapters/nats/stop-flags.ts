@@ -1,4 +1,5 @@
 import { Kvm, type KV } from '@nats-io/kv';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { InvalidArgumentError } from '../../errors.js';
 import type { StopFlags } from '../../ports/work-queue.js';
 import type { NatsWorkOptions } from './work-options.js';
@@ -7,21 +8,29 @@ import type { NatsWorkOptions } from './work-options.js';
 const STOP_FLAG_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Stop flags in a JetStream KV bucket keyed by run id. `wait` watches the key; the watch first delivers
- * the current value, so a flag raised before the watch started is seen too.
+ * Stop flags in a JetStream KV bucket keyed by run id.
+ *
+ * `wait` does not use a KV watch: each watch is an ordered consumer on the server, which outlives the
+ * watch by its inactivity threshold (minutes), so a busy coordinator left hundreds behind (issue 22).
+ * A put to a key is also published on the key's subject (`$KV.<bucket>.<key>`), so a plain subscription
+ * sees every raise without creating anything on the server; the current value is read once the
+ * subscription is registered (a flag raised before the wait began), and again after every reconnect (a
+ * raise published while disconnected is not redelivered to a plain subscription).
  */
 export async function createNatsStopFlags(options: NatsWorkOptions): Promise<StopFlags> {
-  const kv = await new Kvm(options.nats.js).create(options.stopBucket ?? 'leadfinder_stops', {
-    ttl: STOP_FLAG_TTL_MS,
-    history: 1,
-  });
-  return new NatsStopFlags(kv);
+  const bucket = options.stopBucket ?? 'leadfinder_stops';
+  const kv = await new Kvm(options.nats.js).create(bucket, { ttl: STOP_FLAG_TTL_MS, history: 1 });
+  return new NatsStopFlags(kv, options.nats.nc, bucket);
 }
 
 class NatsStopFlags implements StopFlags {
   private readonly closing = new AbortController();
+  /** Waits in progress, each told to read its flag again after a reconnect. */
+  private readonly waiters = new Set<() => void>();
 
-  constructor(private readonly kv: KV) {}
+  constructor(private readonly kv: KV, private readonly nc: NatsConnection, private readonly bucket: string) {
+    void this.recheckOnReconnect();
+  }
 
   async raise(runId: string): Promise<void> {
     await this.kv.put(key(runId), 'stop');
@@ -34,22 +43,46 @@ class NatsStopFlags implements StopFlags {
 
   async wait(runId: string, signal: AbortSignal): Promise<void> {
     const stop = AbortSignal.any([signal, this.closing.signal]);
-    if (stop.aborted || (await this.isRaised(runId))) return;
-    const watcher = await this.kv.watch({ key: key(runId) });
-    const onAbort = () => watcher.stop();
-    stop.addEventListener('abort', onAbort, { once: true });
+    if (stop.aborted) return;
+    const sub: Subscription = this.nc.subscribe(`$KV.${this.bucket}.${key(runId)}`);
+    const raised = new Promise<void>((resolve) => {
+      const check = () => {
+        this.isRaised(runId).then((yes) => { if (yes) resolve(); }, () => undefined);
+      };
+      this.waiters.add(check);
+      void sub.closed.finally(() => this.waiters.delete(check));
+      void (async () => {
+        for await (const msg of sub) if (isPut(msg)) return resolve();
+      })().catch(() => undefined);
+      // Registered with the server before the value is read, so no raise falls between the two.
+      this.nc.flush().then(check, () => undefined);
+    });
+    const aborted = new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
     try {
-      if (stop.aborted) return;
-      for await (const entry of watcher) if (entry.operation === 'PUT') return;
+      await Promise.race([raised, aborted]);
     } finally {
-      stop.removeEventListener('abort', onAbort);
-      watcher.stop();
+      sub.unsubscribe();
     }
   }
 
   async close(): Promise<void> {
     this.closing.abort();
   }
+
+  private async recheckOnReconnect(): Promise<void> {
+    const statuses = this.nc.status();
+    this.closing.signal.addEventListener('abort', () => (statuses as { stop?: () => void }).stop?.(), { once: true });
+    for await (const status of statuses) {
+      if (this.closing.signal.aborted) return;
+      if (status.type === 'reconnect') for (const check of this.waiters) check();
+    }
+  }
+}
+
+/** A put carries no operation header (or `PUT`); deletes and purges say `DEL` / `PURGE`. */
+function isPut(msg: Msg): boolean {
+  const op = msg.headers?.get('KV-Operation') ?? '';
+  return op === '' || op === 'PUT';
 }
 
 function key(runId: string): string {

@@ -2,10 +2,14 @@ import {
   AckPolicy, DeliverPolicy, JetStreamApiError, RetentionPolicy, StorageType, type Consumer, type ConsumerConfig, type JsMsg,
 } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
 import { InvalidArgumentError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { WorkItem, WorkQueue, WorkSubscription } from '../../ports/work-queue.js';
 import { createWorkSubscription, once, SubscriptionRegistry } from '../../work/subscription.js';
+import { tracer } from '../../telemetry/context.js';
+import { messagingAttributes } from '../../telemetry/semconv.js';
 import type { NatsHandle } from './connection.js';
 import { ensureStream, isSubjectToken, nanos } from './streams.js';
 import type { NatsWorkOptions } from './work-options.js';
@@ -19,6 +23,14 @@ const PULL_RETRY_MS = 1_000;
 
 interface WorkMessage {
   runId: string;
+}
+
+const TRACER = 'leadfinder.nats';
+
+/** The trace context carried by `headers`, else the active one. */
+function parentOf(headers: Record<string, string>): Context {
+  const carried = propagation.extract(ROOT_CONTEXT, headers);
+  return trace.getSpanContext(carried) ? carried : context.active();
 }
 
 /**
@@ -56,14 +68,33 @@ class NatsWorkQueue implements WorkQueue {
     );
   }
 
+  /**
+   * Publishes inside a PRODUCER span whose context replaces the caller's in the message headers, so the
+   * consumer's spans hang under this publish. Its parent is the run's trace when `headers` carry one (a
+   * re-enqueue by a coordinator continues the run's trace, not whatever span is active there), else the
+   * active context.
+   */
   async enqueue(runId: string, headers: Record<string, string>): Promise<void> {
     if (!isSubjectToken(runId)) throw new InvalidArgumentError(`invalid run id ${JSON.stringify(runId)}`, 'runId');
+    const parent = parentOf(headers);
+    const span = tracer(TRACER).startSpan(`publish ${this.subject}`, {
+      kind: SpanKind.PRODUCER,
+      attributes: { ...messagingAttributes({ destination: this.subject, operation: 'publish' }), 'leadfinder.run_id': runId },
+    }, parent);
+    const carrier: Record<string, string> = { ...headers };
+    propagation.inject(trace.setSpan(parent, span), carrier);
     const h = natsHeaders();
-    for (const [key, value] of Object.entries(headers)) h.set(key, value);
+    for (const [key, value] of Object.entries(carrier)) h.set(key, value);
     const body: WorkMessage = { runId };
-    await this.nats.js.publish(this.subject, JSON.stringify(body), { headers: h }).catch((err: unknown) => {
+    try {
+      const ack = await this.nats.js.publish(this.subject, JSON.stringify(body), { headers: h });
+      span.setAttribute('messaging.message.id', String(ack.seq));
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: String(err) });
       throw new UnavailableError('nats', `enqueue failed: ${String(err)}`, { cause: err });
-    });
+    } finally {
+      span.end();
+    }
   }
 
   consume(options: { ackWaitMs: number; maxInFlight: number }): WorkSubscription {
@@ -134,6 +165,19 @@ class NatsWorkQueue implements WorkQueue {
     const body = msg.json<WorkMessage>();
     const headers: Record<string, string> = {};
     for (const key of msg.headers?.keys() ?? []) headers[key] = msg.headers!.get(key);
+    // The delivery as a CONSUMER span, child of the publish (the coordinator's `process` span is its
+    // sibling, also parented on the headers); a redelivery says after how many attempts. (It is not
+    // back-dated to the server's store time: server and process clocks need not agree.)
+    tracer(TRACER).startSpan(`receive ${this.subject}`, {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        ...messagingAttributes({ destination: this.subject, operation: 'receive' }),
+        'messaging.message.id': String(msg.seq),
+        'messaging.consumer.group.name': this.durable,
+        'messaging.nats.delivery_count': msg.info.deliveryCount,
+        'leadfinder.run_id': body.runId,
+      },
+    }, parentOf(headers)).end();
     const settle = once(release);
     return {
       runId: body.runId,
