@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { isTerminal } from '@leadfinder/wire';
+import { isTailCost, isTerminal, type RunEvent } from '@leadfinder/wire';
 import type { EdgeDeps } from '../deps.js';
 import { authenticateCaller } from '../auth/authenticate.js';
 import { callerOf } from '../auth/guards.js';
@@ -20,9 +20,11 @@ const SSE_HEADERS = {
 };
 
 /**
- * `GET /v1/searches/{id}/events` (spec §4.5, §6): one `for await` over the event log from the cursor,
- * frames `id: <seq>` + `data: <json>`, keepalive comments, closed once the run is terminal and the
- * client has caught up. Closing the stream never touches the run.
+ * `GET /v1/searches/{id}/events` (spec §4.5, §6): frames `id: <seq>` + `data: <json>` from the cursor,
+ * keepalive comments, closed once the run is terminal and the client has caught up. A running run is
+ * followed until the event log's end marker, which the run's ender appends once its record is terminal
+ * (`EventLog.end`); a run already terminal when the client connects has its whole log, which is sent
+ * and the stream closed. Closing the stream never touches the run.
  */
 export function eventRoutes(deps: EdgeDeps): FastifyPluginAsync {
   const keepaliveMs = Math.min(deps.options?.sseKeepaliveMs ?? MAX_KEEPALIVE_MS, MAX_KEEPALIVE_MS);
@@ -56,7 +58,7 @@ export function eventRoutes(deps: EdgeDeps): FastifyPluginAsync {
         };
         try {
           reply.hijack();
-          await stream(deps, run.id, since, keepaliveMs, reply.raw, stillAllowed);
+          await stream(deps, { id: run.id, terminal: isTerminal(run.status) }, since, keepaliveMs, reply.raw, stillAllowed);
         } finally {
           const left = (open.get(account.id) ?? 1) - 1;
           if (left > 0) open.set(account.id, left);
@@ -97,13 +99,26 @@ function parseCursor(value: string, loc: string[]): number {
   ]);
 }
 
-/** `cost.stage` values of the terminal tails (operator contract "Events"). */
-const TAIL_COST_STAGES = new Set(['Done', 'Stopped', 'Budget exhausted', 'Error', 'Interrupted']);
-const ENDING_CHECK_MS = 250;
+/**
+ * A run whose log has no end marker (it ended before markers were written, or the marker could not be
+ * appended) is closed by its record: checked this long after its tail was streamed, then at this pace
+ * until it is terminal. A run with a marker ends on it first, and its store is not read.
+ */
+const UNMARKED_END_CHECK_MS = 400;
+
+/** The run's tail was streamed: the end marker (or the record, for an unmarked log) follows shortly. */
+function endsTheRun(event: RunEvent): boolean {
+  return event.type === 'done' || isTailCost(event);
+}
+
+/** Pages of a finished run's log sent per read. */
+const READ_PAGE = 256;
 
 async function stream(
-  deps: EdgeDeps, runId: string, since: number, keepaliveMs: number, res: ServerResponse, stillAllowed: () => Promise<boolean>,
+  deps: EdgeDeps, run: { id: string; terminal: boolean }, since: number, keepaliveMs: number, res: ServerResponse,
+  stillAllowed: () => Promise<boolean>,
 ): Promise<void> {
+  const runId = run.id;
   const abort = new AbortController();
   const stop = () => abort.abort();
   // The client went away (or we ended): stop following; the run itself carries on.
@@ -116,22 +131,23 @@ async function stream(
     if (res.destroyed || res.writableEnded) return;
     if (!res.write(chunk)) await once(res, 'drain', { signal: abort.signal }).catch(() => undefined);
   };
-  /** Terminal run and nothing after what we sent: the stream is complete. */
+  const send = async (seq: number, event: RunEvent): Promise<void> => {
+    await write(`id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`);
+    cursor = seq;
+  };
+  /** Fallback for a log without an end marker: a terminal record and nothing after what we sent. */
   const closeIfCaughtUp = async (): Promise<void> => {
     try {
-      const run = await deps.store.runs.get(runId);
-      if (run && !isTerminal(run.status)) return;
+      const record = await deps.store.runs.get(runId);
+      if (record && !isTerminal(record.status)) return;
       if ((await deps.events.read(runId, cursor, 1)).length === 0) stop();
     } catch (error) {
       deps.logger.warn('event stream check failed', { runId, err: String(error) });
     }
   };
-
-  // A tail-stage `cost` means the run is ending. A run that ends without `done` (interrupted: its
-  // process died) is closed as soon as it is terminal, not at the next keepalive tick.
-  let endingChecks: NodeJS.Timeout | undefined;
-  const watchEnding = () => {
-    endingChecks ??= setInterval(() => void closeIfCaughtUp(), ENDING_CHECK_MS);
+  let unmarkedEnd: NodeJS.Timeout | undefined;
+  const expectEnd = () => {
+    unmarkedEnd ??= setInterval(() => void closeIfCaughtUp(), UNMARKED_END_CHECK_MS);
   };
 
   let ticking = false;
@@ -146,6 +162,7 @@ async function stream(
           return;
         }
         await write(': keepalive\n\n');
+        // A run that ended with neither a tail nor a marker (its process died before writing either).
         await closeIfCaughtUp();
       })
       .catch(() => undefined)
@@ -155,15 +172,21 @@ async function stream(
   }, keepaliveMs);
 
   try {
-    await closeIfCaughtUp();
-    if (!abort.signal.aborted) {
+    if (run.terminal) {
+      // Every event of a terminal run was written before its record turned terminal: send them, then close.
+      for (;;) {
+        const page = await deps.events.read(runId, cursor, READ_PAGE);
+        for (const { seq, event } of page) {
+          if (abort.signal.aborted) break;
+          await send(seq, event);
+        }
+        if (page.length < READ_PAGE || abort.signal.aborted) break;
+      }
+    } else {
+      // `follow` returns at the run's end marker: the stream is complete.
       for await (const { seq, event } of deps.events.follow(runId, since, abort.signal)) {
-        await write(`id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`);
-        cursor = seq;
-        // The tail is written before the run record turns terminal: after `done`, close once the record
-        // says so, so a client that reads the run when the stream ends never finds it still running.
-        if (event.type === 'done' || (event.type === 'cost' && TAIL_COST_STAGES.has(event.stage))) watchEnding();
-        if (event.type === 'done') await closeIfCaughtUp();
+        await send(seq, event);
+        if (endsTheRun(event)) expectEnd();
         if (abort.signal.aborted) break;
       }
     }
@@ -171,7 +194,7 @@ async function stream(
     if (!abort.signal.aborted) deps.logger.error('event stream failed', { runId, err: String(error) });
   } finally {
     clearInterval(timer);
-    clearInterval(endingChecks);
+    clearInterval(unmarkedEnd);
     res.off('close', stop);
     stop();
     if (!res.writableEnded) res.end();
