@@ -31,6 +31,8 @@ export type { Billing, BillingOptions, BillingStep, ReserveResult } from './bill
 export { tracer, meter, injectTraceContext, withExtractedContext } from './telemetry/context.js';
 export { rpcAttributes, messagingAttributes, genAiAttributes } from './telemetry/semconv.js';
 export { createLeadfinderMetrics } from './telemetry/metrics.js';
+export { recordHttpServerRequest, recordRpcServerCall, HTTP_SERVER_DURATION_BUCKETS_S, RPC_SERVER_DURATION_BUCKETS_MS } from './telemetry/server-metrics.js';
+export type { HttpServerRequest, RpcServerCall } from './telemetry/server-metrics.js';
 export type { RpcAttributeInput, MessagingAttributeInput, MessagingOperation, GenAiAttributeInput } from './telemetry/semconv.js';
 export type { LeadfinderMetrics, FetchOutcomeLabel } from './telemetry/metrics.js';
 

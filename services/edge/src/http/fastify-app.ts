@@ -29,8 +29,9 @@ export function createEdgeFastify(deps: EdgeDeps): FastifyInstance {
       reply.header('cache-control', 'no-store');
     }
   });
-  // First, so every route (and every auth refusal) is traced.
-  installRequestTracing(app);
+  // First, so every route (and every auth refusal) is traced, timed and logged. Fastify's own logger
+  // stays off: the request line comes from installRequestTracing through the platform logger.
+  installRequestTracing(app, { logger: deps.logger });
   installErrorHandler(app, deps.logger);
   installJsonBodyParser(app);
   app.decorateRequest('caller', null);

@@ -1,7 +1,8 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import type { Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { tracer } from '@leadfinder/platform';
+import { recordHttpServerRequest, tracer } from '@leadfinder/platform';
+import type { Logger } from '@leadfinder/platform';
 
 /**
  * One SERVER span per HTTP request (conventions §16: Fastify hooks at the edge), child of a W3C
@@ -13,10 +14,18 @@ import { tracer } from '@leadfinder/platform';
  * request's span active: spans and trace carriers made in a handler (the run's `trace`, the work
  * message headers) then belong to this request's trace.
  *
+ * As each request ends it is also logged, one line (method, route, path without the query, status,
+ * duration, trace_id, span_id: never headers, query strings or bodies, which carry keys, tokens and
+ * cookies), and timed into `http.server.request.duration`. Health probes log at debug: a kubelet
+ * probing every few seconds would otherwise drown the lines worth reading.
+ *
  * Install before any route is registered.
  */
-export function installRequestTracing(app: FastifyInstance): void {
+export function installRequestTracing(app: FastifyInstance, options: { logger: Logger }): void {
+  const log = options.logger.child({ component: 'http' });
   const spans = new WeakMap<FastifyRequest, Span>();
+  /** performance.now() at onRequest: an aborted request has no reply.elapsedTime worth reading. */
+  const startedAt = new WeakMap<FastifyRequest, number>();
 
   app.addHook('onRoute', (route) => {
     const handler = route.handler;
@@ -41,10 +50,11 @@ export function installRequestTracing(app: FastifyInstance): void {
       },
     }, parent);
     spans.set(request, span);
+    startedAt.set(request, performance.now());
     done();
   });
 
-  const finish = (request: FastifyRequest, statusCode: number | null) => {
+  const finish = (request: FastifyRequest, statusCode: number | null, elapsedMs: number) => {
     const span = spans.get(request);
     if (!span) return;
     spans.delete(request);
@@ -56,14 +66,32 @@ export function installRequestTracing(app: FastifyInstance): void {
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'request aborted by the client' });
     }
     span.end();
+    const route = request.routeOptions.url;
+    const { traceId, spanId } = span.spanContext();
+    const line = {
+      method: request.method,
+      route: route ?? null,
+      path: pathOf(request.url),
+      status: statusCode,
+      duration_ms: Math.round(elapsedMs * 10) / 10,
+      trace_id: traceId,
+      span_id: spanId,
+    };
+    const message = statusCode === null ? 'request aborted' : 'request';
+    if (route === '/healthz' || route === '/readyz') log.debug(message, line);
+    else if (statusCode === null || statusCode >= 500) log.warn(message, line);
+    else log.info(message, line);
+    // An aborted request has no status; 499 is the usual stand-in (nginx), so aborts still count.
+    recordHttpServerRequest({ method: request.method, route, statusCode: statusCode ?? 499, scheme: request.protocol, durationS: elapsedMs / 1000 });
   };
 
   app.addHook('onResponse', (request, reply, done) => {
-    finish(request, reply.statusCode);
+    finish(request, reply.statusCode, reply.elapsedTime);
     done();
   });
   app.addHook('onRequestAbort', (request, done) => {
-    finish(request, null);
+    const started = startedAt.get(request);
+    finish(request, null, started === undefined ? 0 : performance.now() - started);
     done();
   });
 }

@@ -2,9 +2,11 @@ import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyPluginAsync } from 'fastify';
 import { CreateSearchRequest, isTerminal } from '@leadfinder/wire';
 import type { CreateSearchAccepted, RunList, RunRecord, StopAccepted } from '@leadfinder/wire';
+import { injectTraceContext } from '@leadfinder/platform';
 import type { EdgeDeps } from '../deps.js';
 import { callerOf } from '../auth/guards.js';
 import { notFound } from '../http/errors.js';
+import { setRunTraceparent } from '../http/trace-header.js';
 import { acceptEmptyBodyOfAnyType, parseOrThrow } from '../http/validation.js';
 import { acceptSearch } from '../runs/accept-search.js';
 import { findOwnRun, toRunListItem, toRunRecord } from '../runs/run-view.js';
@@ -25,6 +27,8 @@ export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
         try {
           const accepted = await acceptSearch(deps, account, body);
           span.setAttribute('leadfinder.run_id', accepted.id);
+          // The run's trace is this span's (acceptSearch stored its context on the run).
+          setRunTraceparent(reply, injectTraceContext());
           return accepted;
         } catch (error) {
           span.setStatus({ code: SpanStatusCode.ERROR });
@@ -44,10 +48,11 @@ export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
       return answer;
     });
 
-    app.get<{ Params: { id: string } }>('/searches/:id', async (request) => {
+    app.get<{ Params: { id: string } }>('/searches/:id', async (request, reply) => {
       const account = callerOf(request);
       const run = await findOwnRun(deps.store.runs, account.id, request.params.id);
       if (!run) throw notFound(UNKNOWN_SEARCH);
+      setRunTraceparent(reply, run.trace);
       const answer: RunRecord = toRunRecord(run);
       return answer;
     });
