@@ -1,4 +1,4 @@
-import type { Billing, Clock, EventLog, Logger, RunDoc, RunLease, Store, TerminalPatch } from '@leadfinder/platform';
+import type { Billing, Clock, EventLog, Logger, RunDoc, RunLease, Store } from '@leadfinder/platform';
 import { microsToUsdDisplay, microsToUsdNumber } from '@leadfinder/wire';
 import { TAIL_STAGE } from '../pipeline/where.js';
 import { RunEmitter } from './emitter.js';
@@ -9,23 +9,6 @@ export interface SettlementDeps {
   events: EventLog;
   clock: Clock;
   logger: Logger;
-}
-
-/**
- * Makes the run terminal (fenced by the lease) and settles its hold in the same step: charge what it
- * spent, release the rest. Returns false when the run was already terminal or the lease was lost.
- * A settle that fails here is finished later by billing.reconcile() (the run is then `settled: false`).
- */
-export async function finishAndSettle(deps: SettlementDeps, run: RunDoc, lease: RunLease | null, patch: TerminalPatch): Promise<boolean> {
-  const finished = await deps.store.runs.finish(run.id, lease, patch);
-  if (!finished) return false;
-  const after = (await deps.store.runs.get(run.id).catch(() => null)) ?? { ...run, ...patch, lease };
-  try {
-    await deps.billing.settle(after);
-  } catch (error) {
-    deps.logger.error('settlement failed; the reconciler will finish it', { runId: run.id, error: String(error) });
-  }
-  return true;
 }
 
 /**
@@ -41,7 +24,8 @@ export async function interruptRun(deps: SettlementDeps, run: RunDoc, lease: Run
   } catch (error) {
     deps.logger.warn('could not append the interruption cost event', { runId: run.id, error: String(error) });
   }
-  const finished = await finishAndSettle(deps, run, lease, {
+  // Terminal (fenced by the lease) and settled in one step; a failed settle is left to billing.reconcile().
+  const finished = await deps.billing.endRun(run, lease, {
     status: 'interrupted',
     where: run.where,
     spendMicrousd: run.spendMicrousd,

@@ -3,7 +3,7 @@ import { LeaseLostError, type Config, type FetcherPort, type FilterPort, type Le
 import { microsToUsdDisplay, microsToUsdNumber, type RunEvent, type RunEventBody } from '@leadfinder/wire';
 import { RunEmitter } from '../activities/emitter.js';
 import { ResearchActivities, type ResearchTimeouts } from '../activities/research.js';
-import { finishAndSettle, type SettlementDeps } from '../activities/settlement.js';
+import type { SettlementDeps } from '../activities/settlement.js';
 import { countingFetchOutcomes, StageTrace } from '../activities/tracing.js';
 import { SpendMeter, spendCapMicrousd, type Prices } from '../pipeline/pricing.js';
 import { RunState } from '../pipeline/run-state.js';
@@ -244,7 +244,8 @@ export class RunSession {
       const event = await this.emit(body);
       if (event.type === 'final') result = event;
     }
-    const finished = await finishAndSettle(deps, run, this.keeper.lease, {
+    // Terminal (fenced by the lease) and settled in one step; a failed settle is left to billing.reconcile().
+    const finished = await deps.billing.endRun(run, this.keeper.lease, {
       status: decision.status,
       where: outcome.kind === 'done' ? WHERE_DONE : state.where,
       spendMicrousd: meter.spendMicrousd,

@@ -113,29 +113,26 @@ async function writeRefusalRow(deps: AcceptDeps, base: RunDoc): Promise<void> {
   }
 }
 
-/** Give the hold back (charge 0) when the run never reached the coordinator. */
+/**
+ * Give the hold back (charge 0) when the run never reached the coordinator, the way every run ends
+ * (billing.endRun: terminal, then settled with its ledger entries). A run whose insert failed has no
+ * record to finish: only its hold is settled.
+ */
 async function releaseHold(deps: AcceptDeps, run: RunDoc, inserted: boolean): Promise<void> {
   const finishedAt = new Date(deps.clock.now()).toISOString();
-  const terminal: RunDoc = { ...run, status: 'error', chargeMicrousd: 0, finishedAt, updatedAt: finishedAt };
   try {
-    if (inserted) {
-      await deps.store.runs.finish(run.id, null, {
-        status: 'error',
-        where: run.where,
-        spendMicrousd: 0,
-        chargeMicrousd: 0,
-        usdDisplay: run.usdDisplay,
-        stopReason: null,
-        result: null,
-        finishedAt,
-      });
-    }
-    await deps.billing.settle(terminal);
+    await deps.billing.endRun(run, null, {
+      status: 'error',
+      where: run.where,
+      spendMicrousd: 0,
+      chargeMicrousd: 0,
+      usdDisplay: run.usdDisplay,
+      stopReason: null,
+      result: null,
+      finishedAt,
+    }, { recorded: inserted });
   } catch (error) {
-    try {
-      await deps.store.accounts.settle(run.accountId, run.id, 0);
-    } catch {
-      deps.logger.error('hold could not be released; the reconciler will', { runId: run.id, err: String(error) });
-    }
+    // Still running (the finish failed): the reaper ends it at its deadline and settles it then.
+    deps.logger.error('hold could not be released', { runId: run.id, inserted, err: String(error) });
   }
 }

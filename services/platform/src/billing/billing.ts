@@ -2,7 +2,7 @@ import { isTerminal } from '@leadfinder/wire';
 import type { Clock } from '../context.js';
 import { InternalError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { AccountDoc, LedgerEntry, LedgerKind, RunDoc, Store } from '../ports/store.js';
+import type { AccountDoc, LedgerEntry, LedgerKind, RunDoc, RunLease, Store, TerminalPatch } from '../ports/store.js';
 
 /** The write steps of reserve and settle, in order; a fault hook runs before each one. */
 export type BillingStep =
@@ -33,6 +33,16 @@ export interface Billing {
   reserve(accountId: string, runId: string, micros: number): Promise<ReserveResult>;
   /** Settle a terminal run's hold: charge its `chargeMicrousd`, release the rest; idempotent. */
   settle(run: RunDoc): Promise<void>;
+  /**
+   * End a run, the one way every role does it: make it terminal with `patch` (fenced by `lease`; null for
+   * a run no coordinator claimed), then settle its hold in the same step (charge `patch.chargeMicrousd`,
+   * release the rest, both in the ledger). False when the run was already terminal or the lease is lost:
+   * nothing changed. Once the run is terminal a failed settlement is logged and left to reconcile() (the
+   * run stays `settled: false`). `recorded: false` is a run whose record was never written (its insert
+   * failed): its hold is settled with the same ledger entries and no record is touched; as nothing could
+   * repair it later, a failure then is thrown.
+   */
+  endRun(run: RunDoc, lease: RunLease | null, patch: TerminalPatch, options?: { recorded?: boolean }): Promise<boolean>;
   /** Finish every settlement a crash left half-done; returns how many runs it repaired. */
   reconcile(): Promise<number>;
   /** Top up; idempotent per entryKey. */
@@ -46,8 +56,8 @@ export function createBilling(options: BillingOptions): Billing {
   const entry = (kind: LedgerKind, accountId: string, runId: string, micros: number): LedgerEntry =>
     ({ key: `${kind}:${runId}`, accountId, kind, runId, micros, at: at() });
 
-  /** Returns false when the run was already settled (nothing to do). */
-  async function settleRun(run: RunDoc): Promise<boolean> {
+  /** Returns false when the run was already settled (nothing to do). `recorded: false`: no run record to mark. */
+  async function settleRun(run: RunDoc, recorded = true): Promise<boolean> {
     if (!isTerminal(run.status) || run.chargeMicrousd === null) {
       throw new InternalError(`run ${run.id} cannot be settled: it is ${run.status} with no charge`);
     }
@@ -65,6 +75,7 @@ export function createBilling(options: BillingOptions): Billing {
       await step('settle.ledger-release');
       await store.ledger.append(entry('release', run.accountId, run.id, hold));
     }
+    if (!recorded) return true;
     await step('settle.mark-settled');
     await store.runs.markSettled(run.id);
     return true;
@@ -84,6 +95,20 @@ export function createBilling(options: BillingOptions): Billing {
 
     async settle(run) {
       await settleRun(run);
+    },
+
+    async endRun(run, lease, patch, endOptions = {}) {
+      const recorded = endOptions.recorded ?? true;
+      if (recorded && !(await store.runs.finish(run.id, lease, patch))) return false;
+      const ended: RunDoc = (recorded ? await store.runs.get(run.id).catch(() => null) : null)
+        ?? { ...run, ...patch, lease, updatedAt: patch.finishedAt };
+      try {
+        await settleRun(ended, recorded);
+      } catch (error) {
+        if (!recorded) throw error;
+        logger.error('settlement failed; the reconciler will finish it', { runId: run.id, error: String(error) });
+      }
+      return true;
     },
 
     async reconcile() {
