@@ -1,4 +1,4 @@
-import { sleep, type Clock, type EventLog } from '@leadfinder/platform';
+import { sleep, type Clock, type EventLog, type Logger } from '@leadfinder/platform';
 import type { RunEvent, RunEventBody } from '@leadfinder/wire';
 
 /**
@@ -18,10 +18,25 @@ export class RunEmitter {
     this.counter += 1;
     const event = { ...body, at: new Date(this.clock.now()).toISOString(), runId: this.runId } as RunEvent;
     const dedupeId = `${this.options.dedupePrefix ?? this.runId}:${this.counter}`;
+    await this.retried(() => this.events.append(this.runId, event, dedupeId));
+    return event;
+  }
+
+  /**
+   * Appends the run's end marker, on which event streams close; call it once the run record is
+   * terminal. Best effort: when it cannot be written, streams close by the record instead.
+   */
+  async end(logger: Logger): Promise<void> {
+    await this.retried(() => this.events.end(this.runId)).catch((error: unknown) => {
+      logger.warn('could not append the run end marker', { runId: this.runId, error: String(error) });
+    });
+  }
+
+  private async retried(write: () => Promise<number>): Promise<void> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await this.events.append(this.runId, event, dedupeId);
-        return event;
+        await write();
+        return;
       } catch (error) {
         if (attempt >= (this.options.retries ?? 3)) throw error;
         await sleep(100 * 2 ** attempt);
