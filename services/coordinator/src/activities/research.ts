@@ -1,10 +1,11 @@
-import { LeadfinderError, type FetcherPort, type FilterPort, type Logger } from '@leadfinder/platform';
+import { LeadfinderError, type Logger } from '@leadfinder/platform';
 import type {
   Candidate, ExtractRequest, FetchedPage, FunnelFilter, PlanRequest, QueriesRequest, ReasonerUsage, RelaxRequest,
   ResearchPlan, ScreenRequest, ScreenScore, SearchRequest, SearchResponse, Verdict, VerifyRequest,
 } from '@leadfinder/wire';
 import type { SpendMeter } from '../pipeline/pricing.js';
 import { BudgetExhaustedError } from '../run/run-end.js';
+import type { ResearchPort } from './research-port.js';
 import { callWithRetry, type CallPolicy } from './retry.js';
 
 export interface ResearchTimeouts {
@@ -18,8 +19,8 @@ export interface ResearchTimeouts {
 
 export interface ResearchActivitiesOptions {
   runId: string;
-  fetcher: FetcherPort;
-  filter: FilterPort;
+  /** The fetcher and filter, with the run's interceptors composed on. */
+  port: ResearchPort;
   meter: SpendMeter;
   signal: AbortSignal;
   logger: Logger;
@@ -55,22 +56,22 @@ export class ResearchActivities {
   }
 
   async plan(request: PlanRequest): Promise<ResearchPlan> {
-    return (await this.reason('plan', (signal) => this.o.filter.plan(request, { signal }))).plan;
+    return (await this.reason('plan', (signal) => this.o.port.call('filter.plan', request, signal))).plan;
   }
   async queries(request: QueriesRequest): Promise<string[]> {
-    return (await this.reason('queries', (signal) => this.o.filter.queries(request, { signal }))).queries;
+    return (await this.reason('queries', (signal) => this.o.port.call('filter.queries', request, signal))).queries;
   }
   async screen(request: ScreenRequest): Promise<ScreenScore[]> {
-    return (await this.reason('screen', (signal) => this.o.filter.screen(request, { signal }))).scores;
+    return (await this.reason('screen', (signal) => this.o.port.call('filter.screen', request, signal))).scores;
   }
   async extract(request: ExtractRequest): Promise<Candidate[]> {
-    return (await this.reason('extract', (signal) => this.o.filter.extract(request, { signal }))).candidates;
+    return (await this.reason('extract', (signal) => this.o.port.call('filter.extract', request, signal))).candidates;
   }
   async verify(request: VerifyRequest): Promise<Verdict> {
-    return (await this.reason('verify', (signal) => this.o.filter.verify(request, { signal }))).verdict;
+    return (await this.reason('verify', (signal) => this.o.port.call('filter.verify', request, signal))).verdict;
   }
   async relax(request: RelaxRequest): Promise<FunnelFilter | null> {
-    return (await this.reason('relax', (signal) => this.o.filter.relax(request, { signal }))).filter;
+    return (await this.reason('relax', (signal) => this.o.port.call('filter.relax', request, signal))).filter;
   }
 
   /**
@@ -87,7 +88,7 @@ export class ResearchActivities {
     try {
       return await callWithRetry('fetcher.search', this.o.signal, policy, async (signal) => {
         try {
-          const answer = await this.o.fetcher.search(request, { signal });
+          const answer = await this.o.port.call('fetcher.search', request, signal);
           reached = true;
           return answer;
         } catch (error) {
@@ -110,7 +111,7 @@ export class ResearchActivities {
     this.o.meter.recordPage();
     try {
       const policy = this.policy(this.o.timeouts.fetchMs);
-      const outcome = await callWithRetry('fetcher.fetch', this.o.signal, policy, (signal) => this.o.fetcher.fetch({ url }, { signal }));
+      const outcome = await callWithRetry('fetcher.fetch', this.o.signal, policy, (signal) => this.o.port.call('fetcher.fetch', { url }, signal));
       if (outcome.ok) return outcome.page;
       this.o.logger.debug('page skipped', { url, code: outcome.code, reason: outcome.reason });
       return null;

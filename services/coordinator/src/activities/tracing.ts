@@ -1,7 +1,9 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Context, Span } from '@opentelemetry/api';
 import { LeadfinderError, messagingAttributes, tracer, withExtractedContext } from '@leadfinder/platform';
-import type { Clock, FetcherPort, LeadfinderMetrics, WorkItem } from '@leadfinder/platform';
+import type { Clock, LeadfinderMetrics, WorkItem } from '@leadfinder/platform';
+import type { FetchOutcome } from '@leadfinder/wire';
+import type { ResearchInterceptor } from './research-port.js';
 import { parseWhere, type RoundStep } from '@leadfinder/wire';
 
 /**
@@ -82,8 +84,8 @@ const ROUND_STEP_STAGE: Record<RoundStep, string> = {
 
 /**
  * Stage spans of one drive. `enter(where)` ends the current stage (recording its duration) and opens
- * the next as a child of the run span; `bind(port)` makes every method of a port run inside whichever
- * stage is current when it is called. Create it while the run span is active.
+ * the next as a child of the run span; `inStage` (an interceptor on the research port) runs every call
+ * inside whichever stage is current when it is made. Create it while the run span is active.
  */
 export class StageTrace {
   private readonly parent = context.active();
@@ -116,37 +118,27 @@ export class StageTrace {
     return this.current ? trace.setSpan(this.parent, this.current.span) : this.parent;
   }
 
-  /** `port` with each method run inside the current stage's context. */
-  bind<P extends object>(port: P): P {
-    return new Proxy(port, {
-      get: (target, prop, receiver) => {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => context.with(this.callContext(), () => (value as (...a: unknown[]) => unknown).apply(target, args));
-      },
-    });
-  }
+  /** Runs each research call inside whichever stage is current when it is made. */
+  readonly inStage: ResearchInterceptor = (call, next) => context.with(this.callContext(), () => next(call));
 }
 
 /**
- * `fetcher` whose page fetches are counted by outcome. A call that threw counts as `timeout` (its
- * per-call deadline passed) or `network`; one ended by the run itself (`runSignal`) is not counted.
+ * Counts page fetches by outcome. A call that threw counts as `timeout` (its per-call deadline passed) or
+ * `network`; one ended by the run itself (`runSignal`) is not counted.
  */
-export function countingFetchOutcomes(fetcher: FetcherPort, metrics: LeadfinderMetrics, runSignal: AbortSignal): FetcherPort {
-  return {
-    search: (request, options) => fetcher.search(request, options),
-    async fetch(request, options) {
-      try {
-        const outcome = await fetcher.fetch(request, options);
-        metrics.fetchOutcome(outcome.ok ? 'ok' : outcome.code);
-        return outcome;
-      } catch (error) {
-        if (!runSignal.aborted) {
-          const timedOut = options.signal.aborted || (LeadfinderError.is(error) && error.code === 'LF_ERR_DEADLINE_EXCEEDED');
-          metrics.fetchOutcome(timedOut ? 'timeout' : 'network');
-        }
-        throw error;
+export function countFetchOutcomes(metrics: LeadfinderMetrics, runSignal: AbortSignal): ResearchInterceptor {
+  return async (call, next) => {
+    if (call.name !== 'fetcher.fetch') return next(call);
+    try {
+      const outcome = (await next(call)) as FetchOutcome;
+      metrics.fetchOutcome(outcome.ok ? 'ok' : outcome.code);
+      return outcome;
+    } catch (error) {
+      if (!runSignal.aborted) {
+        const timedOut = call.signal.aborted || (LeadfinderError.is(error) && error.code === 'LF_ERR_DEADLINE_EXCEEDED');
+        metrics.fetchOutcome(timedOut ? 'timeout' : 'network');
       }
-    },
+      throw error;
+    }
   };
 }

@@ -4,7 +4,8 @@ import { microsToUsdDisplay, microsToUsdNumber, type RunEvent, type RunEventBody
 import { RunEmitter } from '../activities/emitter.js';
 import { ResearchActivities, type ResearchTimeouts } from '../activities/research.js';
 import type { SettlementDeps } from '../activities/settlement.js';
-import { countingFetchOutcomes, StageTrace } from '../activities/tracing.js';
+import { researchPort } from '../activities/research-port.js';
+import { countFetchOutcomes, StageTrace } from '../activities/tracing.js';
 import { SpendMeter, spendCapMicrousd, type Prices } from '../pipeline/pricing.js';
 import { RunState } from '../pipeline/run-state.js';
 import { terminalDecision, type RunOutcome } from '../pipeline/tail.js';
@@ -131,12 +132,13 @@ export class RunSession {
     this.lastCostMicrousd = this.meter.spendMicrousd;
     this.state = new RunState(run.target, run.where);
     this.emitter = new RunEmitter(deps.events, run.id, deps.clock);
-    // Port calls run inside the current stage span, so gRPC client spans (and the servers') join the run's trace.
     this.stages = new StageTrace(deps.metrics, deps.clock);
     const signal = this.signals.signal;
+    // Port calls run inside the current stage span, so gRPC client spans (and the servers') join the run's
+    // trace; page fetches are counted by outcome.
+    const port = researchPort(deps.fetcher, deps.filter, [this.stages.inStage, countFetchOutcomes(deps.metrics, signal)]);
     this.research = new ResearchActivities({
-      runId: run.id, fetcher: this.stages.bind(countingFetchOutcomes(deps.fetcher, deps.metrics, signal)), filter: this.stages.bind(deps.filter),
-      meter: this.meter, signal, logger: this.logger,
+      runId: run.id, port, meter: this.meter, signal, logger: this.logger,
       retries: deps.retries, backoffMs: deps.backoffMs, timeouts: deps.timeouts,
     });
   }
