@@ -15,6 +15,7 @@ import { createAccount, startServerProcess } from '../support/server-process.js'
 import type { ServerProcess } from '../support/server-process.js';
 
 const ADMIN = 'schemathesis-admin-token-0123456789abcdef';
+const HOOKS = join(process.cwd(), 'test', 'openapi', 'schemathesis_hooks.py');
 const schemathesis = toolPath('schemathesis');
 if (!schemathesis) recordSkippedSuite('test/openapi/schemathesis.test.ts', 'schemathesis');
 
@@ -51,7 +52,8 @@ describe.skipIf(!schemathesis)('schemathesis against an embedded server', () => 
         schemathesis!,
         ['run', ...args, '--checks', 'all', '--seed', '1', '--no-color', '--request-timeout', '30', '-H', `Authorization: Bearer ${token}`],
         // Its cwd is a temp folder: hypothesis keeps a database of examples in `.hypothesis` there.
-        { cwd: dir, timeout: 100_000, maxBuffer: 32 << 20, env: { PATH: process.env.PATH ?? '', HOME: dir, SCHEMATHESIS_TELEMETRY: 'false' } },
+        // The hooks make a drawn Idempotency-Key name one body, as a client's does (see the file).
+        { cwd: dir, timeout: 100_000, maxBuffer: 32 << 20, env: { PATH: process.env.PATH ?? '', HOME: dir, SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: HOOKS } },
         (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: stdout + stderr }),
       );
     });

@@ -153,6 +153,20 @@ describe('leadfinder search', () => {
     expect(lines.map((l) => ResultRow.parse(JSON.parse(l)))).toEqual(run.result!.table);
   });
 
+  it('with --idempotency-key, a second search with the same key and query follows the same run', async () => {
+    const key = `cli-${Date.now().toString(36)}`;
+    const first = fakeIo(corpusEnv());
+    expect(await runClientCommand(['search', QUERY, '--target', '2', '--format', 'json', '--idempotency-key', key], first.io), first.err()).toBe(0);
+    const again = fakeIo(corpusEnv());
+    expect(await runClientCommand(['search', QUERY, '--target', '2', '--format', 'json', '--idempotency-key', key], again.io), again.err()).toBe(0);
+    expect(runIdIn(again.err())).toBe(runIdIn(first.err()));
+    expect(runIdIn(first.err())).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.parse(again.out())).toEqual(JSON.parse(first.out()));
+    const other = fakeIo(corpusEnv());
+    expect(await runClientCommand(['search', `${QUERY} elsewhere`, '--idempotency-key', key], other.io)).toBe(1);
+    expect(other.err()).toContain('Idempotency-Key was already used with a different request body.');
+  });
+
   it('shows the 402 message and the amounts and exits 1', async () => {
     const poor = await createAccount(corpus.url, ADMIN, 1);
     const t = fakeIo({ LEADFINDER_URL: corpus.url, LEADFINDER_API_KEY: poor.apiKey });

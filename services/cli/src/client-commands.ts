@@ -27,7 +27,7 @@ export interface ClientIo {
 }
 
 const SEARCH_USAGE =
-  'usage: leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--format table|csv|json|jsonl] [--out FILE] [--quiet]';
+  'usage: leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--idempotency-key KEY] [--format table|csv|json|jsonl] [--out FILE] [--quiet]';
 
 class UsageError extends Error {}
 
@@ -173,6 +173,7 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
     options: {
       target: { type: 'string' }, speed: { type: 'string' }, sites: { type: 'string' }, 'no-relax': { type: 'boolean' },
       format: { type: 'string', default: 'table' }, out: { type: 'string' }, quiet: { type: 'boolean' },
+      'idempotency-key': { type: 'string' },
     },
   });
   const q = positionals.join(' ');
@@ -182,7 +183,14 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
   if (target !== undefined && (!Number.isInteger(target) || values.target!.trim() === '')) throw new UsageError('--target must be a whole number');
   if (values.speed !== undefined && values.speed !== 'fast' && values.speed !== 'advanced') throw new UsageError('--speed must be fast or advanced');
 
-  const { id } = await client.createSearch({ q, target, speed: values.speed, sites: values.sites, relax: values['no-relax'] ? false : undefined });
+  const key = values['idempotency-key'];
+  if (key !== undefined && !/^[\x21-\x7e]([\x20-\x7e]{0,253}[\x21-\x7e])?$/.test(key)) {
+    throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters');
+  }
+  const { id } = await client.createSearch(
+    { q, target, speed: values.speed, sites: values.sites, relax: values['no-relax'] ? false : undefined },
+    key === undefined ? {} : { idempotencyKey: key },
+  );
   io.stderr.write(`search ${id} started (5.00 USD reserved; charged for what it spends)\n`);
 
   const progress = createProgress(io, Boolean(values.quiet));

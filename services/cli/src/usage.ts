@@ -1,5 +1,5 @@
 /** Usage lines of the client commands, shared by the repository's `leadfinder` and the published one. */
 export const CLIENT_USAGE = `usage:
   leadfinder admin account create|show|topup|close|delete|session … [--json]
-  leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--format table|csv|json|jsonl] [--out FILE]
+  leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--idempotency-key KEY] [--format table|csv|json|jsonl] [--out FILE]
   leadfinder runs | show <id> | stop <id> | keys create <name>|list|revoke <id>`;

@@ -20,6 +20,16 @@ export interface ClientOptions {
   recoveryWindowMs?: number;
 }
 
+export interface CreateSearchOptions {
+  signal?: AbortSignal;
+  /**
+   * Sent as `Idempotency-Key`: the same key with the same request within 24 h names the same run (another
+   * request with it is refused with 422). Pass your own (e.g. an order id) to make a search idempotent
+   * across processes; by default each call makes a random one and reuses it for its own retries.
+   */
+  idempotencyKey?: string;
+}
+
 export interface WaitOptions {
   /** Poll interval; the spec asks for seconds, not hundreds of milliseconds. @default 3000 */
   intervalMs?: number;
@@ -28,11 +38,14 @@ export interface WaitOptions {
 
 export interface LeadfinderClient {
   /**
-   * Start a search (`POST /v1/searches`). A 500 is retried once; 400/401/403/422 and 402 are thrown at once
-   * (402 as `InsufficientBalanceError`). After a client-side timeout or dropped connection it lists recent
-   * runs before re-sending (spec §4.1 rule 5), so it never starts and pays for a second search.
+   * Start a search (`POST /v1/searches`). Every call sends an `Idempotency-Key` (yours, or a random one)
+   * and every retry of the call re-sends the same key, so the server starts the search at most once. A 500
+   * is retried once; 400/401/403/422 and 402 are thrown at once (402 as `InsufficientBalanceError`). After
+   * a client-side timeout or dropped connection it re-sends with the key when this server has shown it
+   * honours keys; otherwise (an older server, or none answered yet) it first lists recent runs (spec §4.1
+   * rule 5), so it never starts and pays for a second search.
    */
-  createSearch(request: CreateSearchRequest, options?: { signal?: AbortSignal }): Promise<CreateSearchAccepted>;
+  createSearch(request: CreateSearchRequest, options?: CreateSearchOptions): Promise<CreateSearchAccepted>;
   getSearch(id: string, options?: { signal?: AbortSignal }): Promise<RunRecord>;
   /** The 50 most recent runs, newest first. */
   listSearches(options?: { signal?: AbortSignal }): Promise<RunListItem[]>;
@@ -49,6 +62,9 @@ export interface LeadfinderClient {
     revoke(id: string): Promise<void>;
   };
 }
+
+/** Sends of one `createSearch` at most when the server honours keys (the first and its retries). */
+const MAX_SENDS = 3;
 
 /** Allowance for clock skew between this machine and the server when matching `createdAt`. */
 const SKEW_MS = 60_000;
@@ -75,18 +91,39 @@ export function createClient(options: ClientOptions): LeadfinderClient {
     }
   }
 
+  /** Whether this server answered a POST with `Idempotent-Replayed`: it honours keys (unknown until it answers). */
+  let honoursKeys = false;
+  const learn = (headers: Headers) => {
+    if (headers.has('idempotent-replayed')) honoursKeys = true;
+  };
+
   return {
     async createSearch(request, callOptions = {}) {
-      const send = () => http.request('/v1/searches', CreateSearchAccepted, { method: 'POST', body: request, signal: callOptions.signal });
+      const key = callOptions.idempotencyKey ?? globalThis.crypto.randomUUID();
+      const send = () => http.request('/v1/searches', CreateSearchAccepted, {
+        method: 'POST', body: request, signal: callOptions.signal, headers: { 'idempotency-key': key }, onHeaders: learn,
+      });
       const sentAt = Date.now();
-      try {
-        return await send();
-      } catch (error) {
-        if (!(error instanceof TransportError)) throw error;
-        // The server may have accepted it: look before sending again, never pay twice.
-        const existing = await findSentRun(request, sentAt, callOptions.signal);
-        if (existing) return { id: existing.id, status: 'running' };
-        return await send();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await send();
+        } catch (error) {
+          // 409: the first request with this key is still being accepted; it will name the run shortly.
+          if (error instanceof LeadfinderApiError && error.status === 409 && honoursKeys && attempt < MAX_SENDS) {
+            if (!(await pause(1_000, callOptions.signal))) throw error;
+            continue;
+          }
+          if (!(error instanceof TransportError)) throw error;
+          if (honoursKeys) {
+            // The key makes a re-send safe: the server answers with the run it already started, if any.
+            if (attempt < MAX_SENDS) continue;
+            throw error;
+          }
+          // A server not known to honour keys may have accepted it: look before sending again, never pay twice.
+          const existing = await findSentRun(request, sentAt, callOptions.signal);
+          if (existing) return { id: existing.id, status: 'running' };
+          return await send();
+        }
       }
     },
     getSearch: (id, o = {}) => http.request(runPath(id), RunRecord, { signal: o.signal }),

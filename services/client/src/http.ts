@@ -19,6 +19,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Retry a 500 once, as spec §7 allows. @default true */
   retry500?: boolean;
+  /** Called with the headers of every answer, before its status is judged. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -45,6 +47,7 @@ export class HttpCore {
     let rateLimited = 0;
     for (;;) {
       const { response, body } = await this.exchange(path, options);
+      options.onHeaders?.(response.headers);
       if (response.ok) {
         if (response.status === 204 || schema === null) return undefined as z.output<S>;
         const parsed = schema.safeParse(body);

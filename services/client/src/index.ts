@@ -1,7 +1,7 @@
 /**
  * @leadfinder/client: the typed SDK for leadfinder's search API, following the spec's client rules
- * (resume with Last-Event-ID, confirm with GET after stream end, list before re-sending after a timeout,
- * never retry 402 on a timer).
+ * (resume with Last-Event-ID, confirm with GET after stream end, an Idempotency-Key on every create and
+ * its retries, listing before re-sending to a server not known to honour keys, never retry 402 on a timer).
  *
  * @example
  * import { createClient } from '@leadfinder/client';
@@ -18,7 +18,7 @@ export {
   LeadfinderApiError, InsufficientBalanceError, ValidationError, AuthenticationError, NotFoundError,
   RateLimitedError, TransportError, ProtocolError,
 } from './errors.js';
-export type { ClientOptions, LeadfinderClient, WaitOptions } from './client.js';
+export type { ClientOptions, CreateSearchOptions, LeadfinderClient, WaitOptions } from './client.js';
 export type { EventFollower, FollowOptions, FollowedEvent } from './follow.js';
 export type { SseFrame } from './sse.js';
 export type { CreateSearchRequest, ResultRow, RunEvent, RunListItem, RunRecord } from './wire.js';

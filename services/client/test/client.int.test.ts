@@ -209,6 +209,40 @@ describe('createSearch', () => {
     expect(runs.map((r) => r.id)).toEqual([accepted.id]);
   });
 
+  it('re-sends with the same Idempotency-Key after a timeout once the server has shown it honours keys: one run, no listing', async () => {
+    let delayed = false;
+    const { proxy, client } = await proxied((req) => {
+      // The second POST (the first taught the client that this server honours keys) is answered too late.
+      if (req.method === 'POST' && req.path === '/v1/searches' && req.n > 1 && !delayed) {
+        delayed = true;
+        return { kind: 'delay', ms: 3000 };
+      }
+      return { kind: 'forward' };
+    }, { timeoutMs: 800 });
+    await client.createSearch({ q: uniqueQuery(), target: 1 });
+    const q = uniqueQuery();
+    const accepted = await client.createSearch({ q, target: 5 });
+
+    const sent = posts(proxy).slice(1);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent[1]!.headers['idempotency-key']).toBe(sent[0]!.headers['idempotency-key']);
+    expect(proxy.requests.some((r) => r.method === 'GET' && r.path === '/v1/searches')).toBe(false);
+    expect((await direct.listSearches()).filter((r) => r.query === q).map((r) => r.id)).toEqual([accepted.id]);
+  });
+
+  it('sends a caller-chosen Idempotency-Key, so a second call with it names the same run', async () => {
+    const q = uniqueQuery();
+    const key = `order-${randomBytes(4).toString('hex')}`;
+    const first = await direct.createSearch({ q, target: 5 }, { idempotencyKey: key });
+    const second = await direct.createSearch({ q, target: 5 }, { idempotencyKey: key });
+    expect(second).toEqual(first);
+    expect((await direct.listSearches()).filter((r) => r.query === q)).toHaveLength(1);
+    const reused = await direct.createSearch({ q: `${q} elsewhere`, target: 5 }, { idempotencyKey: key }).catch((e: unknown) => e);
+    expect(reused).toBeInstanceOf(LeadfinderApiError);
+    expect((reused as LeadfinderApiError).status).toBe(422);
+  });
+
   it('retries a 500 exactly once', async () => {
     let failures = 0;
     const { proxy, client } = await proxied((req) => {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Billing, Clock, Config, EventLog, Ids, Logger, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+import type { Billing, Clock, Config, EventLog, IdempotencyStore, Ids, Logger, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
 import type { SessionSigner } from './auth/sessions.js';
 
 /** Tunables that are not configuration (tests shorten them). */
@@ -23,6 +23,11 @@ export interface EdgeDeps {
   work: WorkQueue;
   stops: StopFlags;
   billing: Billing;
+  /**
+   * Idempotency-Key records of `POST /v1/searches` (the store's sibling: embedded or MongoDB). Without
+   * one the edge keeps them in memory, which holds for one process only.
+   */
+  idempotency?: IdempotencyStore;
   sessions: SessionSigner;
   /** The web page plugin, registered at the root (owned by the web role). */
   web?: FastifyPluginAsync;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createBilling, loadConfig, randomIds, silentLogger } from '@leadfinder/platform';
-import { createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
+import { createEmbeddedEventLog, createEmbeddedIdempotencyStore, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
 import type { Billing, Clock, EventLog, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
 import { buildEdgeApp, createSessionSigner } from '../src/index.js';
 import type { EdgeDeps } from '../src/index.js';
@@ -65,7 +65,8 @@ async function openPorts(dataDir: string, clock: Clock, queuePorts: QueuePortsFa
   const store = await createEmbeddedStore({ dataDir, logger: silentLogger });
   const queue = await queuePorts({ dataDir, clock });
   const billing = createBilling({ store, clock, logger: silentLogger });
-  return { store, events: queue.events, work: queue.work, stops: queue.stops, billing, closeQueue: () => queue.close() };
+  const idempotency = await createEmbeddedIdempotencyStore({ dataDir, logger: silentLogger });
+  return { store, events: queue.events, work: queue.work, stops: queue.stops, billing, idempotency, closeQueue: () => queue.close() };
 }
 
 /** Wraps every function of `target` (one level deep, plus `nested`) so named faults throw. */
@@ -135,6 +136,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     work: recordingWork,
     stops,
     billing: faulty<Billing>('billing', ports.billing, faults),
+    idempotency: ports.idempotency,
     sessions: createSessionSigner({ secret: config.LEADFINDER_SESSION_SECRET!, ttlSeconds: 3600, clock }),
     ...(options.web ? { web: options.web } : {}),
     options: { ...options.edgeOptions, sseKeepaliveMs: options.sseKeepaliveMs ?? 15_000 },
@@ -164,6 +166,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await app.close();
       await ports.closeQueue();
       await ports.store.close().catch(() => undefined);
+      await ports.idempotency.close().catch(() => undefined);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

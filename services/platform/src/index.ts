@@ -15,6 +15,8 @@ export {
 export { createLogger, silentLogger } from './logger.js';
 export { systemClock, randomIds, sleep } from './context.js';
 export { EVENT_RETENTION_MS } from './ports/index.js';
+export { idempotencyScope } from './ports/idempotency.js';
+export { createInMemoryIdempotencyStore } from './idempotency/memory-store.js';
 
 export type { Config } from './config.js';
 export type { ErrorCode, LeadfinderErrorOptions } from './errors.js';

@@ -1,3 +1,5 @@
 /** @leadfinder/platform/mongo: the store on a MongoDB-wire server. Imported only by the composition root and tests. */
 export { createMongoStore } from './adapters/mongo/store.js';
 export type { MongoStoreOptions } from './adapters/mongo/store.js';
+export { createMongoIdempotencyStore } from './adapters/mongo/idempotency-store.js';
+export type { MongoIdempotencyStoreOptions } from './adapters/mongo/idempotency-store.js';

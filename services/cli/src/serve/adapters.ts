@@ -1,8 +1,8 @@
 import { mkdir, access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createBilling, systemClock } from '@leadfinder/platform';
-import { createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
-import type { Billing, Config, EventLog, Logger, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+import { createEmbeddedEventLog, createEmbeddedIdempotencyStore, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
+import type { Billing, Config, EventLog, IdempotencyStore, Logger, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
 import type { NatsHandle } from '@leadfinder/platform/nats';
 
 /** The storage and messaging adapters chosen by configuration: embedded unless URLs are set. */
@@ -12,6 +12,8 @@ export interface Infrastructure {
   work: WorkQueue;
   stops: StopFlags;
   billing: Billing;
+  /** Idempotency-Key records, next to the store (the same server or data dir). */
+  idempotency: IdempotencyStore;
   mode: { storage: 'embedded' | 'mongodb'; messaging: 'embedded' | 'nats' };
   close(): Promise<void>;
 }
@@ -40,15 +42,18 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
   const closers: (() => Promise<void>)[] = [];
 
   let store: Store;
+  let idempotency: IdempotencyStore;
   if (config.LEADFINDER_MONGODB_URL) {
     // Imported here, not at the top: the driver loads after startTelemetry has enabled the MongoDB
     // instrumentation (which patches the driver's modules as they load), and a role without MongoDB never loads it.
-    const { createMongoStore } = await import('@leadfinder/platform/mongo');
+    const { createMongoIdempotencyStore, createMongoStore } = await import('@leadfinder/platform/mongo');
     store = await createMongoStore({ url: config.LEADFINDER_MONGODB_URL, dbName: config.LEADFINDER_MONGODB_DB, logger: logger.child({ component: 'mongo' }) });
+    idempotency = await createMongoIdempotencyStore({ url: config.LEADFINDER_MONGODB_URL, dbName: config.LEADFINDER_MONGODB_DB });
   } else {
     store = await createEmbeddedStore({ dataDir: join(dataDir, 'store'), logger: logger.child({ component: 'store' }) });
+    idempotency = await createEmbeddedIdempotencyStore({ dataDir: join(dataDir, 'store'), logger: logger.child({ component: 'idempotency' }) });
   }
-  closers.push(() => store.close());
+  closers.push(() => store.close(), () => idempotency.close());
 
   let events: EventLog;
   let work: WorkQueue;
@@ -79,7 +84,7 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
 
   const billing = createBilling({ store, clock: systemClock, logger: logger.child({ component: 'billing' }) });
   return {
-    store, events, work, stops, billing,
+    store, events, work, stops, billing, idempotency,
     mode: { storage: config.LEADFINDER_MONGODB_URL ? 'mongodb' : 'embedded', messaging: config.LEADFINDER_NATS_URL ? 'nats' : 'embedded' },
     async close() {
       for (const close of closers) {

@@ -94,7 +94,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     const app = await buildEdgeApp({
       config, logger: logger.child({ role: 'edge' }), clock: systemClock, ids: randomIds,
       store: infra.store, events: infra.events, work: infra.work, stops: infra.stops, billing: infra.billing,
-      sessions, web, ready: async () => { if (!(await ready())) throw new Error('draining'); },
+      idempotency: infra.idempotency, sessions, web, ready: async () => { if (!(await ready())) throw new Error('draining'); },
     });
     try {
       await app.listen({ host: config.HOST, port: config.PORT });

@@ -22,6 +22,14 @@ export class RequestValidationError extends LeadfinderError {
   }
 }
 
+/** 422 with a sentence for `detail` (a well-formed request the service cannot act on, e.g. a reused Idempotency-Key). */
+export class UnprocessableError extends ApiError {
+  constructor(detail: string) {
+    super('LF_ERR_INVALID_ARGUMENT', detail);
+    this.name = 'UnprocessableError';
+  }
+}
+
 /** 402: the insufficient-balance object of spec §2.4. */
 export class InsufficientBalanceError extends LeadfinderError {
   constructor(readonly detail: InsufficientBalanceDetail) {
@@ -42,6 +50,7 @@ export const notFound = (detail: string) => new ApiError('LF_ERR_NOT_FOUND', det
 export const unauthenticated = (detail: string) => new ApiError('LF_ERR_UNAUTHENTICATED', detail);
 export const forbidden = (detail: string) => new ApiError('LF_ERR_PERMISSION_DENIED', detail);
 export const badRequest = (detail: string) => new ApiError('LF_ERR_INVALID_ARGUMENT', detail);
+export const conflict = (detail: string) => new ApiError('LF_ERR_CONFLICT', detail);
 export const internal = (detail = 'Internal server error') => new ApiError('LF_ERR_INTERNAL', detail);
 
 const INTERNAL_DETAIL = 'Internal server error';
@@ -49,7 +58,7 @@ const INTERNAL_DETAIL = 'Internal server error';
 /** The one mapping from error to HTTP status. */
 export function statusFor(error: LeadfinderError): number {
   if (error instanceof RateLimitedError) return 429;
-  if (error instanceof RequestValidationError) return 422;
+  if (error instanceof RequestValidationError || error instanceof UnprocessableError) return 422;
   const code = error.code;
   switch (code) {
     case 'LF_ERR_NOT_FOUND':

@@ -4,6 +4,7 @@ import {
   CreateSearchAccepted, CreateSearchRequest, CreatedKey, ErrorBody, InsufficientBalanceBody, KeyList, RunEvent, RunList,
   RunRecord, StopAccepted, ValidationErrorBody,
 } from '@leadfinder/wire';
+import { KEY_INVALID, KEY_IN_FLIGHT, KEY_REUSED } from '../runs/idempotency.js';
 
 /**
  * The OpenAPI 3.2 document, generated from the same zod schemas the routes use (JSON Schema 2020-12 is
@@ -89,6 +90,23 @@ const NOTHING_MORE = [
   '`GET /v1/searches/{id}`.',
 ].join(' ');
 
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: [
+    'Optional; scoped to the account. The first request with a key starts the run; any request with the same key',
+    'and the same body (canonical JSON) within 24 hours answers 202 with that run id and no second reservation,',
+    'even while the first is still being accepted; the same key with another body is 422. A request that started',
+    'nothing (400, 402, 500) leaves the key free. Without the header nothing changes.',
+  ].join(' '),
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$' },
+};
+const REPLAYED_HEADER_DOC = {
+  description: 'Sent when the request carried an Idempotency-Key: `true` when the run was started by an earlier request with it.',
+  schema: { type: 'string', enum: ['true', 'false'] },
+};
+
 /** Links that let a client (or a stateful tester) go from a created run to what can be done with it. */
 const runLinks = {
   getSearch: { operationId: 'getSearch', parameters: { id: '$response.body#/id' }, description: 'The run record.' },
@@ -165,15 +183,24 @@ function buildFullDocument(): Json {
           operationId: 'createSearch',
           summary: 'Start a search (reserves 5.00 USD)',
           security: bearer,
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: { required: true, content: { 'application/json': { schema: ref('CreateSearchRequest') } } },
           responses: {
-            202: { ...json('CreateSearchAccepted', 'Accepted and funds reserved.'), links: runLinks },
-            400: err('`Empty query`.'),
+            202: {
+              ...json('CreateSearchAccepted', 'Accepted and funds reserved; with an `Idempotency-Key` used before (same body, within 24 h), the run that key started, with no second reservation.'),
+              headers: { 'Idempotent-Replayed': REPLAYED_HEADER_DOC },
+              links: runLinks,
+            },
+            400: err(`\`Empty query\`, or \`${KEY_INVALID}\``),
             ...common,
-            402: json('InsufficientBalanceBody', 'The balance cannot cover the reservation; nothing started.'),
+            402: json('InsufficientBalanceBody', 'The balance cannot cover the reservation; nothing started (the Idempotency-Key stays free).'),
+            409: err(`\`${KEY_IN_FLIGHT}\` The first request with this key took over 30 s to start its run.`),
             ...body,
-            422: validation('Invalid body (q length, target range, types, sites count, malformed JSON).'),
-            500: err('`Internal server error` or `The reservation for this search could not be opened.`'),
+            422: {
+              description: `Invalid body (q length, target range, types, sites count, malformed JSON): the list of failed fields; or \`${KEY_REUSED}\` (the Idempotency-Key named another body within its 24 h).`,
+              content: { 'application/json': { schema: { oneOf: [ref('ValidationErrorBody'), ref('ErrorBody')] } } },
+            },
+            500: err('`Internal server error` or `The reservation for this search could not be opened.` (the Idempotency-Key stays free: retry with it).'),
           },
         },
         get: {

@@ -2,13 +2,14 @@ import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyPluginAsync } from 'fastify';
 import { CreateSearchRequest, isTerminal } from '@leadfinder/wire';
 import type { CreateSearchAccepted, RunList, RunRecord, StopAccepted } from '@leadfinder/wire';
-import { injectTraceContext } from '@leadfinder/platform';
+import { createInMemoryIdempotencyStore, injectTraceContext } from '@leadfinder/platform';
 import type { EdgeDeps } from '../deps.js';
 import { callerOf } from '../auth/guards.js';
 import { notFound } from '../http/errors.js';
 import { setRunTraceparent } from '../http/trace-header.js';
 import { acceptEmptyBodyOfAnyType, parseOrThrow } from '../http/validation.js';
 import { acceptSearch } from '../runs/accept-search.js';
+import { REPLAYED_HEADER, acceptIdempotently, readIdempotencyKey, requestFingerprint } from '../runs/idempotency.js';
 import { findOwnRun, toRunListItem, toRunRecord } from '../runs/run-view.js';
 
 /** The list limit is fixed by the spec (§4.2): no paging, no parameter. */
@@ -18,14 +19,22 @@ const tracer = trace.getTracer('leadfinder-edge');
 
 /** `/v1/searches` (spec §4.1–4.4). Registered under the `/v1` guard, so every handler has a caller. */
 export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
+  const idempotency = deps.idempotency ?? createInMemoryIdempotencyStore();
   return async (app) => {
     app.post('/searches', async (request, reply) => {
       const account = callerOf(request);
       const body = parseOrThrow(CreateSearchRequest, request.body, 'body');
+      const idempotencyKey = readIdempotencyKey(request.headers);
       // The run's trace starts here; acceptSearch injects this span's context into the run and work message.
       const { id } = await tracer.startActiveSpan('search.accept', async (span) => {
         try {
-          const accepted = await acceptSearch(deps, account, body);
+          const accepted = idempotencyKey === null
+            ? await acceptSearch(deps, account, body)
+            : await acceptIdempotently(
+              { ...deps, idempotency }, account, idempotencyKey, requestFingerprint(request.body),
+              (runId) => acceptSearch(deps, account, body, runId),
+            );
+          if (idempotencyKey !== null) void reply.header(REPLAYED_HEADER, String('replayed' in accepted && accepted.replayed));
           span.setAttribute('leadfinder.run_id', accepted.id);
           // The run's trace is this span's (acceptSearch stored its context on the run).
           setRunTraceparent(reply, injectTraceContext());

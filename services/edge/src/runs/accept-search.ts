@@ -13,11 +13,14 @@ const RESERVATION_FAILED = 'The reservation for this search could not be opened.
  * Accept a validated search: hold 5.00 USD, write the run, hand it to the coordinator. Nothing is
  * written for a refused request except the 402 refusal row (spec §3).
  */
-export async function acceptSearch(deps: AcceptDeps, account: AccountDoc, body: CreateSearchRequest): Promise<{ id: string }> {
+export async function acceptSearch(
+  deps: AcceptDeps, account: AccountDoc, body: CreateSearchRequest, runId?: string,
+): Promise<{ id: string }> {
   // Length is judged on the raw string first (422 by the schema); only then whitespace-only is 400.
   if (body.q.trim() === '') throw badRequest('Empty query');
 
-  const id = deps.ids.runId();
+  // `runId` is given when an Idempotency-Key named the run before it was started (runs/idempotency.ts).
+  const id = runId ?? deps.ids.runId();
   const now = deps.clock.now();
   const base = baseDoc(deps, account, id, body, now);
 
