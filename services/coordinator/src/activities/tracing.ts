@@ -23,9 +23,30 @@ export interface WorkSource {
   destination: string;
 }
 
-function endWith(span: Span, error: unknown): void {
+function endWith(span: Span, error: unknown, message = error instanceof Error ? error.message : String(error)): void {
   if (error instanceof Error) span.recordException(error);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+/**
+ * Why a drive ended. Only `error` is a span error: a stop, the budget, the deadline, a lost lease or a
+ * shutdown are how runs are meant to end when they happen, so they are the `leadfinder.run.end_reason`
+ * attribute, and alerts on span errors fire on failures alone.
+ */
+export type RunEndReason = 'done' | 'stopped' | 'budget_exhausted' | 'deadline' | 'error' | 'lease_lost' | 'shutdown';
+export const END_REASON_ATTRIBUTE = 'leadfinder.run.end_reason';
+
+/** How a drive ended, for its spans; `error` and `message` (the failure, for operators) when it failed. */
+export interface RunEnding {
+  reason: RunEndReason;
+  error?: unknown;
+  message?: string;
+}
+
+/** Marks the run span with how the drive ended: the reason always, an error status only for `error`. */
+export function markRunEnd(span: Span, ending: RunEnding): void {
+  span.setAttribute(END_REASON_ATTRIBUTE, ending.reason);
+  if (ending.reason === 'error') span.setStatus({ code: SpanStatusCode.ERROR, message: ending.message ?? String(ending.error) });
 }
 
 async function inActiveSpan<T>(span: Span, parent: Context, fn: (span: Span) => Promise<T>): Promise<T> {
@@ -103,12 +124,18 @@ export class StageTrace {
     this.current = { span, stage, startedAt: this.clock.now() };
   }
 
-  /** Ends the current stage; `error` marks it failed (the drive ended in it). */
-  end(error?: unknown): void {
+  /**
+   * Ends the current stage. `ending`: the drive ended in it, for that reason (an attribute); a failure
+   * also marks the stage failed, with the exception.
+   */
+  end(ending?: RunEnding): void {
     const current = this.current;
     if (!current) return;
     this.current = null;
-    if (error !== undefined) endWith(current.span, error);
+    if (ending) {
+      current.span.setAttribute(END_REASON_ATTRIBUTE, ending.reason);
+      if (ending.reason === 'error') endWith(current.span, ending.error, ending.message);
+    }
     current.span.end();
     this.metrics.stageDuration(current.stage, this.clock.now() - current.startedAt);
   }

@@ -5,7 +5,7 @@ import { RunEmitter } from '../activities/emitter.js';
 import { ResearchActivities, type ResearchTimeouts } from '../activities/research.js';
 import type { SettlementDeps } from '../activities/settlement.js';
 import { researchPort } from '../activities/research-port.js';
-import { countFetchOutcomes, StageTrace } from '../activities/tracing.js';
+import { countFetchOutcomes, markRunEnd, StageTrace, type RunEnding } from '../activities/tracing.js';
 import { SpendMeter, spendCapMicrousd, type Prices } from '../pipeline/pricing.js';
 import { RunState } from '../pipeline/run-state.js';
 import { terminalDecision, type RunOutcome } from '../pipeline/tail.js';
@@ -190,15 +190,18 @@ export class RunSession {
    */
   conclude(failure?: { thrown: unknown }): EndDecision {
     let end: EndDecision = { write: true, outcome: { kind: 'done' } };
+    let ending: RunEnding = { reason: 'done' };
     if (failure) {
       const { thrown } = failure;
-      this.stages.end(thrown);
       end = decideEnd(thrown, this.signals.signal);
+      ending = endingOf(end, thrown);
       if (!end.write) this.logger.info('leaving run without writing', { why: end.why });
       // The stream says what failed in general terms; the log (with the run id) keeps the detail.
-      else if (end.outcome.kind === 'error') this.logger.warn('run failed', { error: errorDetail(thrown), shown: end.outcome.message, where: this.state.where });
+      else if (end.outcome.kind === 'error') this.logger.warn('run failed', { error: ending.message, shown: end.outcome.message, where: this.state.where });
+      this.stages.end(ending);
     }
     this.stages.end();
+    if (this.runSpan) markRunEnd(this.runSpan, ending);
     this.signals.unwatch();
     return end;
   }
@@ -266,4 +269,11 @@ export class RunSession {
     }
     return finished;
   }
+}
+
+/** The span view of an end: its reason, and for a failure the error and its full detail. */
+function endingOf(end: EndDecision, thrown: unknown): RunEnding {
+  if (!end.write) return { reason: end.why };
+  const { kind } = end.outcome;
+  return kind === 'error' ? { reason: 'error', error: thrown, message: errorDetail(thrown) } : { reason: kind };
 }

@@ -1,0 +1,130 @@
+import { SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { InternalError } from '@leadfinder/platform';
+import { createInMemoryTelemetry, type InMemoryTelemetry } from '@leadfinder/platform/telemetry';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFakeResearch } from './fake-research.js';
+import { createHarness, type Harness } from './harness.js';
+import { standardWorld } from './world.js';
+
+/**
+ * What the run's spans say about how it ended (issue 22 item 1): a stop, the budget or the deadline is
+ * the `leadfinder.run.end_reason` attribute, never a span error; a run that ends `error` marks its run
+ * span and the stage it failed in as errors, with the reason.
+ */
+describe('run and stage spans', () => {
+  let telemetry: InMemoryTelemetry;
+  let h: Harness;
+  beforeEach(() => {
+    telemetry = createInMemoryTelemetry();
+  });
+  afterEach(async () => {
+    await h?.close();
+    await telemetry.shutdown();
+  });
+
+  async function spansOf(runId: string): Promise<{ run: ReadableSpan; stages: ReadableSpan[] }> {
+    for (let i = 0; i < 200; i += 1) {
+      const spans = telemetry.spans();
+      const run = spans.find((s) => s.name === 'leadfinder.run' && s.attributes['leadfinder.run_id'] === runId);
+      if (run) {
+        const traceId = run.spanContext().traceId;
+        const stages = spans.filter((s) => s.spanContext().traceId === traceId && s.attributes['leadfinder.stage'] !== undefined);
+        return { run, stages };
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`no run span for ${runId}`);
+  }
+
+  /** A research whose plan call only ends when the run signal ends it. */
+  function hangingPlan() {
+    const research = createFakeResearch(standardWorld());
+    let planning = false;
+    research.filter.plan = (_request, o) => {
+      planning = true;
+      return new Promise((_, reject) => o.signal.addEventListener('abort', () => reject(o.signal.reason)));
+    };
+    return { research, isPlanning: () => planning };
+  }
+
+  async function until(check: () => boolean): Promise<void> {
+    for (let i = 0; i < 500 && !check(); i += 1) await new Promise((r) => setTimeout(r, 5));
+    if (!check()) throw new Error('condition not reached');
+  }
+
+  function expectNoErrors(spans: readonly ReadableSpan[]): void {
+    for (const span of spans) {
+      expect({ name: span.name, status: span.status.code }).toEqual({ name: span.name, status: SpanStatusCode.UNSET });
+      expect(span.events.filter((e) => e.name === 'exception')).toEqual([]);
+    }
+  }
+
+  it('a finished run says done and has no error', async () => {
+    h = await createHarness();
+    const research = createFakeResearch(standardWorld());
+    await h.coordinator(research.fetcher, research.filter).start();
+    const run = await h.submit();
+    await h.waitTerminal(run.id);
+    const { run: runSpan, stages } = await spansOf(run.id);
+    expect(runSpan.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'done', 'leadfinder.run.status': 'done' });
+    expect(stages.length).toBeGreaterThan(3);
+    expectNoErrors([runSpan, ...stages]);
+  });
+
+  it('a stopped run is no error: the run span and the stage it stopped in carry end_reason stopped', async () => {
+    h = await createHarness();
+    const { research, isPlanning } = hangingPlan();
+    await h.coordinator(research.fetcher, research.filter).start();
+    const run = await h.submit();
+    await until(isPlanning);
+    await h.stops.raise(run.id);
+    expect((await h.waitTerminal(run.id)).status).toBe('stopped');
+    const { run: runSpan, stages } = await spansOf(run.id);
+    expect(runSpan.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'stopped', 'leadfinder.run.status': 'stopped' });
+    expect(stages.map((s) => [s.name, s.attributes['leadfinder.run.end_reason']])).toEqual([['planning', 'stopped']]);
+    expectNoErrors([runSpan, ...stages]);
+  });
+
+  it('a run out of budget is no error: end_reason budget_exhausted', async () => {
+    h = await createHarness({ LEADFINDER_SPEND_CEILING_USD: '0.012' });
+    const research = createFakeResearch(standardWorld());
+    await h.coordinator(research.fetcher, research.filter).start();
+    const run = await h.submit();
+    expect((await h.waitTerminal(run.id)).status).toBe('budget_exhausted');
+    const { run: runSpan, stages } = await spansOf(run.id);
+    expect(runSpan.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'budget_exhausted' });
+    expect(stages.at(-1)!.attributes).toMatchObject({ 'leadfinder.stage': 'open', 'leadfinder.run.end_reason': 'budget_exhausted' });
+    expectNoErrors([runSpan, ...stages]);
+  });
+
+  it('a run past its deadline is no error: end_reason deadline', async () => {
+    h = await createHarness();
+    const { research } = hangingPlan();
+    await h.coordinator(research.fetcher, research.filter).start();
+    const run = await h.submit({ deadlineAt: new Date(Date.now() + 150).toISOString() });
+    expect(await h.waitTerminal(run.id)).toMatchObject({ status: 'interrupted', stopReason: 'deadline' });
+    const { run: runSpan, stages } = await spansOf(run.id);
+    expect(runSpan.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'deadline' });
+    expect(stages.map((s) => [s.name, s.attributes['leadfinder.run.end_reason']])).toEqual([['planning', 'deadline']]);
+    expectNoErrors([runSpan, ...stages]);
+  });
+
+  it('a failed run marks the run span and the stage it failed in as errors, with the reason', async () => {
+    h = await createHarness();
+    const research = createFakeResearch(standardWorld({ failures: { verify: new InternalError('the reasoner broke') } }));
+    await h.coordinator(research.fetcher, research.filter).start();
+    const run = await h.submit();
+    expect((await h.waitTerminal(run.id)).status).toBe('error');
+    const { run: runSpan, stages } = await spansOf(run.id);
+    expect(runSpan.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'error', 'leadfinder.run.status': 'error' });
+    expect(runSpan.status.code).toBe(SpanStatusCode.ERROR);
+    expect(runSpan.status.message).toContain('the reasoner broke');
+    const failed = stages.filter((s) => s.status.code === SpanStatusCode.ERROR);
+    expect(failed.map((s) => s.name)).toEqual(['round 1 · filter 1 of 2']);
+    expect(failed[0]!.status.message).toContain('filter.verify failed: the reasoner broke');
+    expect(failed[0]!.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'error' });
+    expect(failed[0]!.events.map((e) => e.name)).toContain('exception');
+    expectNoErrors(stages.filter((s) => s !== failed[0]));
+  });
+});
