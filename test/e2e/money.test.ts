@@ -387,7 +387,7 @@ function describeMoney(storage: StorageAdapter): void {
           for (const accountId of node.accounts) {
             expect(await checkLedgerInvariants(store, accountId), `${name} ${accountId}`).toEqual([]);
             const account = (await store.accounts.get(accountId))!;
-            expect(account.holds).toEqual({});
+            expect(await store.accounts.listHolds(account.id)).toEqual({});
             for (const run of await store.runs.listRecent(accountId, 1000)) {
               runsChecked += 1;
               expect(TERMINAL.has(run.status)).toBe(true);

@@ -28,8 +28,18 @@ const terminal = (overrides: Partial<TerminalPatch> = {}): TerminalPatch => ({
   stopReason: null, result: null, finishedAt: iso(T0 + 60_000), ...overrides,
 });
 
-function useStore(makeStore: () => Promise<Store>): () => Store {
-  let store: Store | undefined;
+/**
+ * What an adapter sent to its storage so far: requests (journal lines, or commands to the server) and
+ * their bytes. Cost tests compare these counts, never wall time (timings belong in bench/).
+ */
+export interface Traffic {
+  requests: number;
+  bytes: number;
+}
+export type MeteredStore = Store & { traffic(): Traffic };
+
+function useStore<S extends Store>(makeStore: () => Promise<S>): () => S {
+  let store: S | undefined;
   beforeEach(async () => {
     store = await makeStore();
   });
@@ -46,7 +56,7 @@ async function fundedAccount(store: Store, id: string, usd: number): Promise<voi
   await billing.topup(id, usd * USD, `initial-${id}`);
 }
 
-export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
+export function describeStoreContract(name: string, makeStore: () => Promise<MeteredStore>): void {
   describe(`${name} store contract`, () => {
     const store = useStore(makeStore);
 
@@ -134,7 +144,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       it('creates an empty active account and refuses a duplicate id', async () => {
         const created = await store().accounts.create({ id: 'acc_a', email: 'a@b.c', createdAt: iso(T0) });
         expect(created).toEqual({
-          id: 'acc_a', email: 'a@b.c', status: 'active', balanceMicrousd: 0, heldMicrousd: 0, availableMicrousd: 0, holds: {}, createdAt: iso(T0),
+          id: 'acc_a', email: 'a@b.c', status: 'active', balanceMicrousd: 0, heldMicrousd: 0, availableMicrousd: 0, createdAt: iso(T0),
           sessionVersion: 0,
         });
         expect(await store().accounts.get('acc_a')).toEqual(created);
@@ -175,9 +185,80 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         await expect(store().accounts.settle('acc_a', 'run1', 5 * USD + 1)).rejects.toMatchObject({ code: 'LF_ERR_INVALID_ARGUMENT' });
         expect(await store().accounts.settle('acc_a', 'run1', 1_250_000)).toEqual({ applied: true, holdMicrousd: 5 * USD });
         const settled = await store().accounts.get('acc_a');
-        expect(settled).toMatchObject({ balanceMicrousd: 8_750_000, heldMicrousd: 0, availableMicrousd: 8_750_000, holds: {} });
+        expect(settled).toMatchObject({ balanceMicrousd: 8_750_000, heldMicrousd: 0, availableMicrousd: 8_750_000 });
+        expect(await store().accounts.listHolds('acc_a')).toEqual({});
         expect(await store().accounts.settle('acc_a', 'run1', 1_250_000)).toEqual({ applied: false, holdMicrousd: 0 });
         expect(await store().accounts.get('acc_a')).toEqual(settled);
+        // A run holds once: its reserve replayed after the settlement holds nothing again.
+        expect(await store().accounts.reserve('acc_a', 'run1', 5 * USD)).toMatchObject({ ok: true, holdMicrousd: 5 * USD });
+        expect(await store().accounts.get('acc_a')).toEqual(settled);
+        expect(await store().accounts.listHolds('acc_a')).toEqual({});
+      });
+
+      it('lists an account\'s open holds by run id', async () => {
+        await fundedAccount(store(), 'acc_a', 10);
+        await store().accounts.reserve('acc_a', 'run1', USD);
+        await store().accounts.reserve('acc_a', 'run2', 2 * USD);
+        await store().accounts.reserve('acc_a', 'run3', 3 * USD);
+        await store().accounts.settle('acc_a', 'run2', 0);
+        expect(await store().accounts.listHolds('acc_a')).toEqual({ run1: USD, run3: 3 * USD });
+        expect(await store().accounts.listHolds('acc_none')).toEqual({});
+      });
+
+      it('reserves, spends and settles at the same cost with 0 or 5,000 open holds on the account', async () => {
+        const s = store();
+        await fundedAccount(s, 'acc_idle', 100);
+        await fundedAccount(s, 'acc_busy', 100_000);
+        const busyRuns = Array.from({ length: 5000 }, (_, i) => `busy${String(i).padStart(5, '0')}`);
+        for (let i = 0; i < busyRuns.length; i += 500) {
+          const results = await Promise.all(busyRuns.slice(i, i + 500).map((r) => s.accounts.reserve('acc_busy', r, 5 * USD)));
+          expect(results.every((r) => r.ok)).toBe(true);
+        }
+        expect(Object.keys(await s.accounts.listHolds('acc_busy'))).toHaveLength(5000);
+
+        /** Traffic of one reserve, one spend (progress) and one settle of a fresh run on the account. */
+        async function costs(accountId: string): Promise<Traffic[]> {
+          const run = makeRun({ accountId });
+          await s.runs.insert(run);
+          const { lease } = (await s.runs.claim(run.id, 'coord-1', 60_000, T0))!;
+          // One change first, so both accounts are read from the same starting point.
+          await s.accounts.reserve(accountId, `${run.id}-warm`, 1);
+          const steps = [
+            () => s.accounts.reserve(accountId, run.id, 5 * USD),
+            () => s.runs.progress(run.id, lease, { spendMicrousd: 1_000 }, T0 + 1),
+            () => s.accounts.settle(accountId, run.id, 1_000),
+          ];
+          const out: Traffic[] = [];
+          for (const step of steps) {
+            const before = s.traffic();
+            await step();
+            const after = s.traffic();
+            out.push({ requests: after.requests - before.requests, bytes: after.bytes - before.bytes });
+          }
+          return out;
+        }
+        const idle = await costs('acc_idle');
+        const busy = await costs('acc_busy');
+        for (const [i, step] of ['reserve', 'spend', 'settle'].entries()) {
+          expect(busy[i]!.requests, step).toBe(idle[i]!.requests);
+          // Only the digits of the balances and revision numbers differ.
+          expect(Math.abs(busy[i]!.bytes - idle[i]!.bytes), step).toBeLessThanOrEqual(48);
+        }
+      }, 120_000);
+
+      it('renews a lease with a small write, not a rewrite of the run', async () => {
+        const s = store();
+        const run = makeRun({ query: 'q'.repeat(4000) });
+        await s.runs.insert(run);
+        const { lease } = (await s.runs.claim(run.id, 'coord-1', 10_000, T0))!;
+        const before = s.traffic();
+        const renewed = await s.runs.renew(run.id, lease, 10_000, T0 + 5_000);
+        const after = s.traffic();
+        expect(renewed).toEqual({ ...lease, expiresAt: T0 + 15_000 });
+        expect(after.bytes - before.bytes).toBeLessThan(1_000);
+        expect((await s.runs.get(run.id))?.lease).toEqual(renewed);
+        expect(await s.runs.claim(run.id, 'coord-2', 10_000, T0 + 14_999)).toBeNull();
+        expect(await s.runs.claim(run.id, 'coord-2', 10_000, T0 + 15_000)).toMatchObject({ lease: { owner: 'coord-2', epoch: 2 } });
       });
 
       it('deletes an account and its keys stop resolving', async () => {
@@ -339,7 +420,8 @@ export function describeBillingContract(name: string, makeStore: () => Promise<S
       expect(await billing.reconcile()).toBe(1);
       expect(await billing.reconcile()).toBe(0);
       expect(await checkLedgerInvariants(store(), 'acc_a')).toEqual([]);
-      expect(await store().accounts.get('acc_a')).toMatchObject({ balanceMicrousd: 20 * USD - 1_234_567, heldMicrousd: 0, holds: {} });
+      expect(await store().accounts.get('acc_a')).toMatchObject({ balanceMicrousd: 20 * USD - 1_234_567, heldMicrousd: 0 });
+      expect(await store().accounts.listHolds('acc_a')).toEqual({});
       expect((await store().runs.get(run.id))?.settled).toBe(true);
     });
 

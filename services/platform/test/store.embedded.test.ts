@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { appendFile, chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBilling, silentLogger } from '@leadfinder/platform';
 import { createEmbeddedStore, DataDirError } from '@leadfinder/platform/embedded';
-import { describeBillingContract, describeStoreContract, makeRun } from './store-contract.js';
+import { describeBillingContract, describeStoreContract, makeRun, type MeteredStore } from './store-contract.js';
 
 const dirs: string[] = [];
 async function freshDir(): Promise<string> {
@@ -17,7 +18,19 @@ afterAll(async () => {
 });
 
 const makeStore = async () => createEmbeddedStore({ dataDir: await freshDir(), logger: silentLogger });
-describeStoreContract('embedded', makeStore);
+/** The embedded store's traffic is its journal: lines and bytes written so far. */
+async function makeMeteredStore(): Promise<MeteredStore> {
+  const dataDir = await freshDir();
+  const store = await createEmbeddedStore({ dataDir, logger: silentLogger });
+  return {
+    ...store,
+    traffic() {
+      const text = readFileSync(join(dataDir, 'store.jsonl'), 'utf8');
+      return { requests: text.split('\n').length - 1, bytes: Buffer.byteLength(text) };
+    },
+  };
+}
+describeStoreContract('embedded', makeMeteredStore);
 describeBillingContract('embedded', makeStore);
 
 describe('embedded store on disk', () => {

@@ -89,7 +89,7 @@ export function createBilling(options: BillingOptions): Billing {
         return out.reason === 'insufficient' ? { ...out, neededMicrousd: micros } : out;
       }
       await step('reserve.ledger');
-      await store.ledger.append(entry('hold', accountId, runId, out.account.holds[runId] ?? micros));
+      await store.ledger.append(entry('hold', accountId, runId, out.holdMicrousd));
       return { ok: true };
     },
 
@@ -121,7 +121,7 @@ export function createBilling(options: BillingOptions): Billing {
         }
       }
       for (const account of await store.accounts.listWithHolds()) {
-        for (const [runId, micros] of Object.entries(account.holds)) {
+        for (const [runId, micros] of Object.entries(await store.accounts.listHolds(account.id))) {
           if (await store.ledger.append(entry('hold', account.id, runId, micros))) {
             logger.warn('reconcile: wrote missing hold entry', { accountId: account.id, runId });
             repaired++;

@@ -2,9 +2,9 @@ import type { FinalEvent, RunStatus, Speed, TerminalStatus } from '@leadfinder/w
 
 /**
  * Storage port for runs, accounts, keys and the billing ledger. Two adapters: an embedded file in the
- * data dir, and MongoDB through the official driver. Every method that changes money or run state is a
- * single conditional atomic update (no multi-document transactions), so the MongoDB adapter is correct on
- * servers without transactions (FerretDB). All amounts are integer micro-USD.
+ * data dir, and MongoDB through the official driver. Every method that changes money or run state commits
+ * atomically in one write (no multi-document transactions), so the MongoDB adapter is correct on servers
+ * without transactions or isolated conditional updates (FerretDB). All amounts are integer micro-USD.
  */
 
 export interface RunLease {
@@ -71,7 +71,10 @@ export interface RunStore {
    * with the new lease; null when not claimable.
    */
   claim(id: string, owner: string, ttlMs: number, now: number): Promise<{ before: RunDoc; lease: RunLease } | null>;
-  /** Extend the lease if still held by (owner, epoch). False means the lease is lost: stop driving. */
+  /**
+   * Extend the lease if still held by (owner, epoch). Null means the lease is lost: stop driving. Writes
+   * only a small lease record, never the run itself (its fenced writes stay progress and finish).
+   */
   renew(id: string, lease: RunLease, ttlMs: number, now: number): Promise<RunLease | null>;
   /** Record progress while holding the lease (fenced by owner+epoch). False when the lease is lost. */
   progress(id: string, lease: RunLease, patch: { where?: string; spendMicrousd?: number; started?: boolean }, now: number): Promise<boolean>;
@@ -99,10 +102,8 @@ export interface AccountDoc {
   status: AccountStatus;
   balanceMicrousd: number;
   heldMicrousd: number;
-  /** balance − held, kept as a field so reserve is one conditional update on it. */
+  /** balance − held, kept as a field so reserve decides on one number. */
   availableMicrousd: number;
-  /** Open holds by run id. */
-  holds: Record<string, number>;
   createdAt: string;
   /**
    * Session tokens carry the version they were issued under and are refused once it changes: bumped by
@@ -113,7 +114,8 @@ export interface AccountDoc {
 }
 
 export type ReserveOutcome =
-  | { ok: true; account: AccountDoc }
+  /** `holdMicrousd`: what the run holds (on a replay, what its first reserve held). */
+  | { ok: true; account: AccountDoc; holdMicrousd: number }
   | { ok: false; reason: 'insufficient'; availableMicrousd: number; heldMicrousd: number }
   | { ok: false; reason: 'closed' | 'missing' };
 
@@ -133,9 +135,13 @@ export interface AccountStore {
    * (LF_ERR_INVALID_ARGUMENT) a top-up whose resulting balance would not be a safe integer.
    */
   topup(id: string, micros: number, entryKey: string, at: string): Promise<AccountDoc | null>;
-  /** One conditional update: active, `available >= micros`, no hold yet for this run. */
+  /**
+   * Open the run's hold atomically: active, `available >= micros`, no hold taken for this run before (a
+   * second reserve for the same run is a no-op success). Each hold is its own record: the cost does not
+   * grow with the account's open holds.
+   */
   reserve(id: string, runId: string, micros: number): Promise<ReserveOutcome>;
-  /** One conditional update: only if the run's hold is still open; balance −= charge, held −= hold. */
+  /** Atomically, only if the run's hold is still open: balance −= charge, held −= hold. */
   settle(id: string, runId: string, chargeMicrousd: number): Promise<SettleOutcome>;
   close(id: string): Promise<boolean>;
   /** Invalidate every session token issued so far (sessionVersion + 1); null when there is no account. */
@@ -144,6 +150,8 @@ export interface AccountStore {
   delete(id: string): Promise<boolean>;
   /** Accounts with at least one open hold (the reconciler checks each hold has its ledger entry). */
   listWithHolds(): Promise<AccountDoc[]>;
+  /** The account's open holds by run id ({} when none or no account): O(open holds), for reconcile and audits. */
+  listHolds(id: string): Promise<Record<string, number>>;
 }
 
 export type LedgerKind = 'topup' | 'hold' | 'charge' | 'release';

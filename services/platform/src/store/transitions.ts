@@ -1,7 +1,7 @@
 import { isTerminal } from '@leadfinder/wire';
 import { InvalidArgumentError } from '../errors.js';
 import type {
-  AccountDoc, ReserveOutcome, RunDoc, RunLease, RunStore, SettleOutcome, TerminalPatch,
+  AccountDoc, ReserveOutcome, RunDoc, RunLease, RunStore, TerminalPatch,
 } from '../ports/store.js';
 
 /**
@@ -10,26 +10,19 @@ import type {
  * guard refuses; adapters make "read, decide, write" atomic their own way.
  */
 
-/** An account as stored: the port's document plus the top-up keys already applied (idempotency). */
-export interface AccountRecord extends AccountDoc {
-  topupKeys: string[];
-}
-
-export function newAccountRecord(input: { id: string; email: string | null; createdAt: string }): AccountRecord {
+/** A fresh, empty, active account. */
+export function newAccount(input: { id: string; email: string | null; createdAt: string }): AccountDoc {
   return {
     id: input.id, email: input.email, status: 'active', balanceMicrousd: 0, heldMicrousd: 0,
-    availableMicrousd: 0, holds: {}, createdAt: input.createdAt, topupKeys: [], sessionVersion: 0,
+    availableMicrousd: 0, createdAt: input.createdAt, sessionVersion: 0,
   };
 }
 
-export function toAccountDoc(record: AccountRecord): AccountDoc {
-  const { topupKeys: _applied, ...doc } = record;
+/** The port's document from a stored one (which may carry more fields, or predate session versions). */
+export function toAccountDoc(a: AccountDoc): AccountDoc {
+  const { id, email, status, balanceMicrousd, heldMicrousd, availableMicrousd, createdAt } = a;
   // Accounts stored before session versions existed read as version 0.
-  return { ...doc, holds: { ...doc.holds }, sessionVersion: doc.sessionVersion ?? 0 };
-}
-
-function copyAccount(a: AccountRecord): AccountRecord {
-  return { ...a, holds: { ...a.holds }, topupKeys: [...a.topupKeys] };
+  return { id, email, status, balanceMicrousd, heldMicrousd, availableMicrousd, createdAt, sessionVersion: a.sessionVersion ?? 0 };
 }
 
 export function assertMicros(micros: number, what: string): void {
@@ -86,43 +79,32 @@ export function balancesAfterSettle(a: AccountBalances, runId: string, hold: num
   return next;
 }
 
-/** Top-up; `next` is null when this entry key was applied before (a replay). */
-export function applyTopup(a: AccountRecord, micros: number, entryKey: string): AccountRecord | null {
-  assertMicros(micros, 'micros');
-  if (a.topupKeys.includes(entryKey)) return null;
-  const next = { ...copyAccount(a), ...balancesAfterTopup(a, micros) };
-  next.topupKeys.push(entryKey);
-  return next;
-}
+/**
+ * What the store knows of one run's hold: never taken, open (micros), or settled. A run holds at most
+ * once: a reserve replayed after its settlement holds nothing again.
+ */
+export type HoldState = { state: 'none' } | { state: 'open'; micros: number } | { state: 'settled'; micros: number };
 
-/** Reserve: active, `available >= micros`; a second reserve for the same run is a no-op success. */
-export function applyReserve(a: AccountRecord | null, runId: string, micros: number): { next: AccountRecord | null; outcome: ReserveOutcome } {
+/** Reserve against the run's hold state: the balances to write (null: nothing to write) and the answer. */
+export function decideReserveHold(
+  a: AccountDoc | null, hold: HoldState, micros: number,
+): { next: AccountBalances | null; outcome: ReserveOutcome } {
   assertMicros(micros, 'micros');
-  if (a && a.status === 'active' && runId in a.holds) return { next: null, outcome: { ok: true, account: toAccountDoc(a) } };
+  if (a && a.status === 'active' && hold.state !== 'none') {
+    return { next: null, outcome: { ok: true, account: toAccountDoc(a), holdMicrousd: hold.micros } };
+  }
   const decided = decideReserve(a, micros);
   if (!decided.ok) return { next: null, outcome: decided };
-  const next = { ...copyAccount(a!), ...decided.next };
-  next.holds[runId] = micros;
-  return { next, outcome: { ok: true, account: toAccountDoc(next) } };
+  return { next: decided.next, outcome: { ok: true, account: { ...toAccountDoc(a!), ...decided.next }, holdMicrousd: micros } };
 }
 
-/** Settle: only while the run's hold is open; charge ≤ hold; the rest goes back to available. */
-export function applySettle(a: AccountRecord | null, runId: string, chargeMicrousd: number): { next: AccountRecord | null; outcome: SettleOutcome } {
-  assertMicros(chargeMicrousd, 'chargeMicrousd');
-  const hold = a?.holds[runId];
-  if (!a || hold === undefined) return { next: null, outcome: { applied: false, holdMicrousd: 0 } };
-  const next = { ...copyAccount(a), ...balancesAfterSettle(a, runId, hold, chargeMicrousd) };
-  delete next.holds[runId];
-  return { next, outcome: { applied: true, holdMicrousd: hold } };
-}
-
-export function applyClose(a: AccountRecord): AccountRecord | null {
-  return a.status === 'closed' ? null : { ...copyAccount(a), status: 'closed' };
+export function applyClose(a: AccountDoc): AccountDoc | null {
+  return a.status === 'closed' ? null : { ...a, status: 'closed' };
 }
 
 /** Every session token issued before is refused from now on. */
-export function applyRevokeSessions(a: AccountRecord): AccountRecord {
-  return { ...copyAccount(a), sessionVersion: (a.sessionVersion ?? 0) + 1 };
+export function applyRevokeSessions(a: AccountDoc): AccountDoc {
+  return { ...a, sessionVersion: (a.sessionVersion ?? 0) + 1 };
 }
 
 // --- runs -------------------------------------------------------------------------------------------

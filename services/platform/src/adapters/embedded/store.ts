@@ -1,13 +1,13 @@
 import { LeadfinderError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type {
-  AccountStore, KeyDoc, KeyStore, Ledger, LedgerEntry, RunDoc, RunStore, Store,
+  AccountStore, KeyDoc, KeyStore, Ledger, LedgerEntry, RunDoc, RunLease, RunStore, Store,
 } from '../../ports/store.js';
-import { AccountState, type AccountDeltaRecord } from './account-state.js';
+import { AccountState, type AccountDeltaRecord, type AccountRecord } from './account-state.js';
 import { openJournal, type Journal } from './journal.js';
 import {
-  fencedRunOps, assertMicros, balancesAfterSettle, balancesAfterTopup,
-  decideReserve, newAccountRecord, runIs, type AccountRecord,
+  applyRenew, fencedRunOps, assertMicros, balancesAfterSettle, balancesAfterTopup,
+  decideReserveHold, newAccount, runIs,
 } from '../../store/transitions.js';
 
 export { DataDirError } from './journal.js';
@@ -25,8 +25,16 @@ export interface EmbeddedStoreOptions {
 }
 
 type Collection = 'runs' | 'accounts' | 'keys' | 'ledger' | 'tombstones';
-/** One journal line: the whole new document (null when it was deleted), or a change to an account. */
-type JournalRecord = { c: Collection; id: string; doc: unknown } | AccountDeltaRecord;
+/**
+ * One journal line: the whole new document (null when it was deleted), a change to an account, or a
+ * run's renewed lease (so a renewal writes a short line, not the run).
+ */
+type JournalRecord = { c: Collection; id: string; doc: unknown } | AccountDeltaRecord | RunLeaseRecord;
+interface RunLeaseRecord {
+  c: 'run-lease';
+  id: string;
+  lease: RunLease;
+}
 
 const conflict = (what: string) => new LeadfinderError('LF_ERR_CONFLICT', `${what} already exists`);
 const clone = <T>(value: T): T => structuredClone(value);
@@ -111,6 +119,16 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       return list.slice(0, limit).map(clone);
     },
     ...fencedRunOps(updateRun, clone),
+    async renew(id, lease, ttlMs, now) {
+      const refused = refuseWhenClosed();
+      if (refused) return refused;
+      const run = state.runs.get(id);
+      const renewed = run && applyRenew(run, lease, ttlMs, now);
+      if (!renewed) return null;
+      state.runs.set(id, { ...run, lease: renewed.lease });
+      await journal.append([{ c: 'run-lease', id, lease: renewed.lease }]);
+      return { ...renewed.lease };
+    },
     findLapsed: async (now) => [...state.runs.values()].filter((r) => runIs.lapsed(r, now)).map(clone),
     findOverdue: async (nowIso) => [...state.runs.values()].filter((r) => runIs.overdue(r, nowIso)).map(clone),
     findUnclaimed: async () => [...state.runs.values()].filter(runIs.unclaimed).map(clone),
@@ -122,7 +140,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     async create(input) {
       // A deleted account's id is never reused: its old session tokens would name the new account.
       if (state.accounts.has(input.id) || state.tombstones.has(input.id)) throw conflict(`account ${input.id}`);
-      await putAccount(input.id, newAccountRecord(input));
+      await putAccount(input.id, { ...newAccount(input), holds: {}, topupKeys: [] });
       return state.accounts.get(input.id)!.toDoc();
     },
     async get(id) {
@@ -143,23 +161,19 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     },
     async reserve(id, runId, micros) {
       const a = state.accounts.get(id);
-      if (a?.status === 'active' && a.hold(runId) !== undefined) return { ok: true, account: a.toDoc() };
-      const decided = decideReserve(a?.balances ?? null, micros);
-      if (!decided.ok) return decided;
-      const written = changeAccount(a!, { set: decided.next, hold: [runId, micros] });
-      const account = a!.toDoc();
-      await written;
-      return { ok: true, account };
+      const { next, outcome } = decideReserveHold(a?.balances ?? null, a?.hold(runId) ?? { state: 'none' }, micros);
+      if (next) await changeAccount(a!, { set: next, hold: [runId, micros] });
+      return outcome;
     },
     async settle(id, runId, chargeMicrousd) {
       const a = state.accounts.get(id);
       const hold = a?.hold(runId);
-      if (!a || hold === undefined) {
+      if (!a || hold?.state !== 'open') {
         assertMicros(chargeMicrousd, 'chargeMicrousd');
         return { applied: false, holdMicrousd: 0 };
       }
-      await changeAccount(a, { set: balancesAfterSettle(a.balances, runId, hold, chargeMicrousd), hold: [runId, null] });
-      return { applied: true, holdMicrousd: hold };
+      await changeAccount(a, { set: balancesAfterSettle(a.balances, runId, hold.micros, chargeMicrousd), hold: [runId, null] });
+      return { applied: true, holdMicrousd: hold.micros };
     },
     async close(id) {
       const a = state.accounts.get(id);
@@ -182,6 +196,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       return true;
     },
     listWithHolds: async () => [...state.accounts.values()].filter((a) => a.holdCount > 0).map((a) => a.toDoc()),
+    listHolds: async (id) => state.accounts.get(id)?.openHolds() ?? {},
   };
 
   const ledger: Ledger = {
@@ -241,6 +256,11 @@ interface State {
 
 /** Apply one journal line on start-up. */
 function replay(state: State, r: JournalRecord): void {
+  if (r.c === 'run-lease') {
+    const run = state.runs.get(r.id);
+    if (run) state.runs.set(r.id, { ...run, lease: r.lease });
+    return;
+  }
   if (r.c === 'account-delta') {
     state.accounts.get(r.id)?.apply(r);
     return;

@@ -2,17 +2,21 @@ import { MongoClient, type Db } from 'mongodb';
 import { UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type {
-  AccountStore, KeyDoc, KeyStore, Ledger, LedgerEntry, RunDoc, RunStore, Store,
+  AccountDoc, AccountStore, KeyDoc, KeyStore, Ledger, LedgerEntry, RunDoc, RunStore, SettleOutcome, Store,
 } from '../../ports/store.js';
 import {
-  applyClose, applyReserve, applyRevokeSessions, applySettle, fencedRunOps,
-  applyTopup, newAccountRecord, runIs, toAccountDoc, type AccountRecord,
+  applyClose, applyRenew, applyRevokeSessions, assertMicros, balancesAfterSettle, balancesAfterTopup,
+  decideReserveHold, fencedRunOps, newAccount, runIs, toAccountDoc,
 } from '../../store/transitions.js';
+import { AccountBook } from './account-book.js';
+import { RunLeases } from './run-leases.js';
 import { conflictError, isDuplicateKey, VersionedCollection } from './versioned.js';
 
 export interface MongoStoreOptions {
   /** mongodb:// URL of a MongoDB or FerretDB server. */
   url: string;
+  /** Called with each command sent to the server (tests count round trips and bytes with it). */
+  onCommand?: (command: { name: string; bytes: number; text: string }) => void;
   dbName: string;
   logger: Logger;
   /** @default 5000 */
@@ -25,20 +29,34 @@ const toRunDoc = ({ insertedSeq: _seq, ...run }: RunRecord): RunDoc => run;
 
 /**
  * MongoDB store through the official driver. Runs and accounts change only through revision inserts
- * (see VersionedCollection), which are atomic on MongoDB and on FerretDB v1 alike; ledger entries and
- * keys are plain inserts with unique ids. Key usage lives in its own collection so that a `touch`
- * can never overwrite a concurrent revocation on a server without isolated updates.
+ * (VersionedCollection, AccountBook), which are atomic on MongoDB and on FerretDB v1 alike; each hold is
+ * its own record (AccountBook); a run's lease renewals are records of their own (RunLeases), so a
+ * renewal never rewrites the run; ledger entries and keys are plain inserts with unique ids. Key usage
+ * lives in its own collection so that a `touch` can never overwrite a concurrent revocation on a server
+ * without isolated updates.
  */
 export async function createMongoStore(options: MongoStoreOptions): Promise<Store> {
-  const client = new MongoClient(options.url, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000 });
+  const client = new MongoClient(options.url, {
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000,
+    ...(options.onCommand ? { monitorCommands: true } : {}),
+  });
+  const onCommand = options.onCommand;
+  if (onCommand) {
+    client.on('commandStarted', (e) => {
+      const text = JSON.stringify(e.command);
+      onCommand({ name: e.commandName, bytes: text.length, text });
+    });
+  }
   try {
     await client.connect();
   } catch (cause) {
     throw new UnavailableError('mongodb', `cannot connect to MongoDB: ${(cause as Error).message}`, { cause });
   }
   const db = client.db(options.dbName);
-  const runDocs = new VersionedCollection<RunRecord>(db, 'runs');
-  const accountDocs = new VersionedCollection<AccountRecord>(db, 'accounts');
+  // Queries filter runs on status and settled only (and recheck the current document).
+  const runDocs = new VersionedCollection<RunRecord>(db, 'runs', { headKey: (r) => `${r.status}/${r.settled}` });
+  const book = new AccountBook(db);
+  const leases = new RunLeases(db);
   const ledgerCol = db.collection<LedgerEntry & { _id: string }>('ledger');
   const keysCol = db.collection<KeyDoc & { _id: string }>('keys');
   const keyUsage = db.collection<{ _id: string; lastUsedAt: string }>('key_usage');
@@ -53,7 +71,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
       const d = rec ? decide(toRunDoc(rec)) : null;
       return d ? { next: { ...d.next, insertedSeq: rec!.insertedSeq }, out: d.out } : { out: null };
     });
-  const running = async () => (await runDocs.find({ status: 'running' })).map(toRunDoc);
+  const running = async () => Promise.all((await runDocs.find({ status: 'running' })).map((r) => leases.effective(toRunDoc(r))));
 
   const runs: RunStore = {
     async insert(run) {
@@ -61,11 +79,25 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     },
     get: async (id) => {
       const { doc } = await runDocs.read(id);
-      return doc && toRunDoc(doc);
+      return doc && leases.effective(toRunDoc(doc));
     },
     listRecent: async (accountId, limit) =>
       (await runDocs.find({ accountId }, { sort: { createdAt: -1, insertedSeq: -1 }, limit })).map(toRunDoc),
+    // Progress and finish check the claim's owner and epoch, which live on the run itself.
     ...fencedRunOps(updateRun),
+    // A claim also needs the expiry, as the renewals have extended it.
+    claim: fencedRunOps(async (id, decide) => {
+      const { doc } = await runDocs.read(id);
+      const extended = doc ? await leases.effective(toRunDoc(doc)) : null;
+      return updateRun(id, (run) => decide(extended && extended.lease?.epoch === run.lease?.epoch ? { ...run, lease: extended.lease } : run));
+    }).claim,
+    async renew(id, lease, ttlMs, now) {
+      const { doc } = await runDocs.read(id);
+      const renewed = doc && applyRenew(toRunDoc(doc), lease, ttlMs, now);
+      if (!renewed) return null;
+      await leases.renew(id, renewed.lease);
+      return renewed.lease;
+    },
     // Head filters below only use fields a lagging head still matches (status leaves `running` once,
     // `settled` turns true once); the exact test runs on the current document.
     findLapsed: async (now) => (await running()).filter((r) => runIs.lapsed(r, now)),
@@ -76,50 +108,79 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
 
   const accounts: AccountStore = {
     async create(input) {
-      const record = newAccountRecord(input);
-      if (!(await accountDocs.create(record))) throw conflictError(`account ${input.id}`);
-      return toAccountDoc(record);
+      const doc = newAccount(input);
+      if (!(await book.create(doc))) throw conflictError(`account ${input.id}`);
+      return toAccountDoc(doc);
     },
     get: async (id) => {
-      const { doc } = await accountDocs.read(id);
+      const doc = await book.get(id);
       return doc && toAccountDoc(doc);
     },
     topup: (id, micros, entryKey) =>
-      accountDocs.update(id, (a) => {
-        if (!a) return { out: null };
-        const next = applyTopup(a, micros, entryKey);
-        return next ? { next, out: toAccountDoc(next) } : { out: toAccountDoc(a) };
+      book.change(id, {
+        keys: [entryKey],
+        decide: (view) => {
+          assertMicros(micros, 'micros');
+          const a = view.state;
+          if (!a) return { out: null };
+          if (view.hasTopup(entryKey)) return { out: toAccountDoc(a) };
+          const next = { ...a, ...balancesAfterTopup(a, micros) };
+          return { next, ops: [{ t: 'topup', key: entryKey }], out: toAccountDoc(next) };
+        },
       }),
     reserve: (id, runId, micros) =>
-      accountDocs.update(id, (a) => {
-        const { next, outcome } = applyReserve(a, runId, micros);
-        return next ? { next, out: outcome } : { out: outcome };
+      book.change(id, {
+        runs: [runId],
+        decide: (view) => {
+          const { next, outcome } = decideReserveHold(view.state, view.hold(runId), micros);
+          return next ? { next: { ...view.state!, ...next }, ops: [{ t: 'hold', run: runId, micros }], out: outcome } : { out: outcome };
+        },
       }),
     settle: (id, runId, chargeMicrousd) =>
-      accountDocs.update(id, (a) => {
-        const { next, outcome } = applySettle(a, runId, chargeMicrousd);
-        return next ? { next, out: outcome } : { out: outcome };
+      book.change<SettleOutcome>(id, {
+        runs: [runId],
+        decide: (view) => {
+          assertMicros(chargeMicrousd, 'chargeMicrousd');
+          const a = view.state;
+          const hold = view.hold(runId);
+          if (!a || hold.state !== 'open') return { out: { applied: false, holdMicrousd: 0 } };
+          const next = { ...a, ...balancesAfterSettle(a, runId, hold.micros, chargeMicrousd) };
+          return {
+            next, ops: [{ t: 'settle', run: runId, micros: hold.micros, charge: chargeMicrousd }],
+            out: { applied: true, holdMicrousd: hold.micros },
+          };
+        },
       }),
     close: (id) =>
-      accountDocs.update(id, (a) => {
-        const next = a && applyClose(a);
-        return next ? { next, out: true } : { out: a !== null };
+      book.change(id, {
+        decide: ({ state: a }) => {
+          const next = a && applyClose(a);
+          return next ? { next, out: true } : { out: a !== null };
+        },
       }),
     revokeSessions: (id) =>
-      accountDocs.update(id, (a) => {
-        if (!a) return { out: null };
-        const next = applyRevokeSessions(a);
-        return { next, out: toAccountDoc(next) };
+      book.change(id, {
+        decide: ({ state: a }) => {
+          if (!a) return { out: null };
+          const next = applyRevokeSessions(a);
+          return { next, out: toAccountDoc(next) };
+        },
       }),
-    // The deleted revision stays as the tombstone: `create` inserts revision 1, which exists already.
+    // The deleting revision stays as the tombstone: `create` inserts revision 1, which exists already.
     async delete(id) {
-      const existed = await accountDocs.update(id, (a) => (a ? { next: null, out: true } : { out: false }));
+      const existed = await book.change(id, { decide: ({ state: a }) => (a ? { next: null, out: true } : { out: false }) });
       if (existed) await keysCol.deleteMany({ accountId: id });
       return existed;
     },
-    // Every head is read: a lagging head may not show a hold yet, so no filter is safe here.
-    listWithHolds: async () =>
-      (await accountDocs.find({ _deleted: { $ne: true } })).filter((a) => Object.keys(a.holds).length > 0).map(toAccountDoc),
+    async listWithHolds() {
+      const found: AccountDoc[] = [];
+      for (const id of await book.accountsWithHolds()) {
+        const [doc, holds] = await Promise.all([book.get(id), book.listHolds(id)]);
+        if (doc && Object.keys(holds).length > 0) found.push(toAccountDoc(doc));
+      }
+      return found;
+    },
+    listHolds: (id) => book.listHolds(id),
   };
 
   const ledger: Ledger = {
@@ -173,7 +234,10 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
         throw new UnavailableError('mongodb', 'MongoDB ping failed', { cause });
       }
     },
-    close: () => client.close(),
+    async close() {
+      await Promise.all([runDocs.close(), book.close(), leases.close()]);
+      await client.close();
+    },
   };
 }
 
@@ -185,5 +249,6 @@ async function ensureIndexes(db: Db): Promise<void> {
     db.collection('ledger').createIndex({ accountId: 1 }),
     db.collection('keys').createIndex({ prefix: 1 }),
     db.collection('keys').createIndex({ accountId: 1 }),
+    AccountBook.ensureIndexes(db),
   ]);
 }

@@ -1,5 +1,6 @@
 import type { Collection, Db, Document, Filter, Sort } from 'mongodb';
 import { LeadfinderError, UnavailableError } from '../../errors.js';
+import { Compactor, lastExisting } from './revision-chain.js';
 
 /**
  * A collection of documents whose every change is committed by inserting an immutable revision
@@ -10,11 +11,15 @@ import { LeadfinderError, UnavailableError } from '../../errors.js';
  * concurrent `$inc` left +15; 200 concurrent reserves all "matched"). Inserts with a duplicate `_id`
  * are refused atomically there and on MongoDB, so the revision insert is the only commit point.
  *
- * The `<name>` collection holds a head copy of each document (for queries and indexes). It is written
- * after the commit and may lag (crash, or a racing head write); reads roll forward from the head through
- * any newer revisions, so they always return the latest committed state. Queries must therefore use
- * filters that a lagging head still matches (fields that never change, or change one way) and recheck
- * the current document.
+ * Reads find the latest revision by `_id` point reads (see revision-chain.ts), starting from the last
+ * revision this process saw, else from the head. On FerretDB any other filter, and any update, scans the
+ * whole collection, so the hot path does nothing else: a superseded revision loses its body in the
+ * background (Compactor), and the head is rewritten only when a field that queries filter on changed.
+ *
+ * The `<name>` collection holds a head copy of each document (for queries and indexes). It may lag
+ * (crash, a racing head write, or a change no query filters on), so queries must use filters that a
+ * lagging head still matches (fields that never change, or change one way) and recheck the current
+ * document.
  */
 export interface Current<T> {
   v: number;
@@ -26,21 +31,34 @@ type Head = Document & { _id: string; _v: number };
 interface Revision<T> {
   _id: string;
   v: number;
-  doc: T | null;
+  /** Absent once compacted (superseded); null when this revision deleted the document. */
+  doc?: T | null;
 }
 
 const DUPLICATE_KEY = 11000;
 export const isDuplicateKey = (e: unknown) => (e as { code?: number } | null)?.code === DUPLICATE_KEY;
+
+export interface VersionedOptions<T> {
+  /** The fields queries filter on: the head is rewritten only when these change. @default every change */
+  headKey?: (doc: T) => string;
+  /** How many documents' latest revisions to remember. @default 20000 */
+  cacheSize?: number;
+}
 
 export class VersionedCollection<T extends { id: string }> {
   readonly heads: Collection<Head>;
   private readonly revisions: Collection<Revision<T>>;
   /** In-process queue per id, so this process's writers never race each other (no wasted retries). */
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** The latest revision seen of recent documents (a hint: every write verifies it by insert). */
+  private readonly seen = new Map<string, Current<T>>();
+  private readonly compactor: Compactor;
 
-  constructor(db: Db, name: string) {
+  constructor(db: Db, name: string, private readonly options: VersionedOptions<T> = {}) {
     this.heads = db.collection<Head>(name);
     this.revisions = db.collection<Revision<T>>(`${name}_revisions`);
+    this.compactor = new Compactor((ids) =>
+      this.revisions.updateMany({ _id: { $in: ids } }, { $unset: { doc: '' }, $set: { compacted: true } } as never));
   }
 
   async create(doc: T): Promise<boolean> {
@@ -50,14 +68,25 @@ export class VersionedCollection<T extends { id: string }> {
       if (isDuplicateKey(e)) return false;
       throw e;
     }
-    // Unlike later head writes this one must land: queries only see documents that have a head.
-    await this.heads.replaceOne({ _id: doc.id }, { ...doc, _id: doc.id, _v: 1 }, { upsert: true });
+    this.remember(doc.id, { v: 1, doc });
+    // Unlike later head writes this one must land: queries only see documents that have a head. An
+    // insert, not an upsert: on FerretDB an upsert scans the collection.
+    try {
+      await this.heads.insertOne({ ...doc, _id: doc.id, _v: 1 });
+    } catch (e) {
+      if (!isDuplicateKey(e)) throw e;
+      await this.heads.replaceOne({ _id: doc.id }, { ...doc, _id: doc.id, _v: 1 }, { upsert: true });
+    }
     return true;
   }
 
   async read(id: string): Promise<Current<T>> {
-    const head = await this.heads.findOne({ _id: id });
-    return this.rollForward(id, head ? this.fromHead(head) : { v: 0, doc: null });
+    let from = this.seen.get(id);
+    if (!from) {
+      const head = await this.heads.findOne({ _id: id });
+      from = head ? this.fromHead(head) : { v: 0, doc: null };
+    }
+    return this.rollForward(id, from);
   }
 
   /**
@@ -80,19 +109,21 @@ export class VersionedCollection<T extends { id: string }> {
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.limit) cursor = cursor.limit(options.limit);
     const heads = await cursor.toArray();
-    const newer = await this.revisions
-      .find({ _id: { $in: heads.map((h) => `${h._id}:${h._v + 1}`) } }, { projection: { _id: 1 } })
-      .toArray();
-    const stale = new Set(newer.map((r) => r._id.slice(0, r._id.lastIndexOf(':'))));
-    const current: (T | null)[] = await Promise.all(
-      heads.map(async (h) => (stale.has(h._id) ? (await this.rollForward(h._id, this.fromHead(h))).doc : this.fromHead(h).doc)),
-    );
+    const current = await Promise.all(heads.map(async (h) => {
+      const known = this.seen.get(h._id);
+      return (await this.rollForward(h._id, known && known.v > h._v ? known : this.fromHead(h))).doc;
+    }));
     return current.filter((d) => d !== null);
+  }
+
+  async close(): Promise<void> {
+    await this.compactor.close();
   }
 
   private async commitLoop<R>(id: string, decide: (doc: T | null) => { next?: T | null; out: R }): Promise<R> {
     for (let attempt = 0; attempt < 100; attempt++) {
-      const cur = await this.read(id);
+      // First try on the revision this process saw last, without reading (see AccountBook.commitBatch).
+      const cur = (attempt === 0 && this.seen.get(id)) || (await this.read(id));
       const { next, out } = decide(cur.doc);
       if (next === undefined) return out;
       const v = cur.v + 1;
@@ -101,21 +132,50 @@ export class VersionedCollection<T extends { id: string }> {
       } catch (e) {
         if (!isDuplicateKey(e)) throw e;
         // Another process committed v first: back off briefly (jittered) and decide again on its result.
-        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
         continue;
       }
-      await this.writeHead(id, v, next);
+      this.remember(id, { v, doc: next });
+      if (v > 1) this.compactor.supersede(`${id}:${v - 1}`);
+      const headKey = this.options.headKey;
+      if (!headKey || next === null || cur.doc === null || headKey(next) !== headKey(cur.doc)) await this.writeHead(id, v, next);
       return out;
     }
     throw new UnavailableError('mongodb', `too much contention updating ${this.heads.collectionName} ${id}`);
   }
 
   private async rollForward(id: string, cur: Current<T>): Promise<Current<T>> {
-    for (;;) {
-      const rev = await this.revisions.findOne({ _id: `${id}:${cur.v + 1}` });
-      if (!rev) return cur;
+    let compactedAt = 0;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const rev = await lastExisting(cur.v, (v) => this.revisions.findOne({ _id: `${id}:${v}` }));
+      if (!rev) {
+        if (compactedAt === 0) {
+          this.remember(id, cur);
+          return cur;
+        }
+        // Its successor is committing right now; look again.
+        await new Promise((r) => setTimeout(r, 5));
+        continue;
+      }
+      // A compacted revision has a successor: keep going from it.
+      if (rev.doc === undefined) {
+        compactedAt = rev.v;
+        cur = { v: rev.v, doc: null };
+        continue;
+      }
       cur = { v: rev.v, doc: rev.doc };
+      this.remember(id, cur);
+      return cur;
     }
+    throw new UnavailableError('mongodb', `cannot find the latest revision of ${this.heads.collectionName} ${id}`);
+  }
+
+  private remember(id: string, cur: Current<T>): void {
+    const known = this.seen.get(id);
+    if (known && known.v >= cur.v) return;
+    this.seen.delete(id);
+    this.seen.set(id, cur);
+    if (this.seen.size > (this.options.cacheSize ?? 20_000)) this.seen.delete(this.seen.keys().next().value!);
   }
 
   /** Best effort: the head is a hint, so a failed or raced write costs readers a roll-forward, no more. */

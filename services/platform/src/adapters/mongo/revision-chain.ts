@@ -1,0 +1,106 @@
+
+/**
+ * Shared pieces of the revision chains (runs and accounts): revisions `<id>:<v>` are inserted with a
+ * unique `_id`, never updated except to drop their body once superseded, and never deleted. Their
+ * `_id`s therefore exist for v = 1 … latest with no gap, which lets a reader find the latest by `_id`
+ * point reads alone (the only reads FerretDB on SQLite answers without a collection scan).
+ */
+
+/**
+ * The last existing revision after `from` (which exists, or is 0): null when `from + 1` does not exist.
+ * A few steps one by one (a reader is usually at most a revision or two behind), then doubling steps
+ * and a binary search, so a reader that has never seen the chain needs O(log v) point reads.
+ */
+export async function lastExisting<T>(from: number, probe: (v: number) => Promise<T | null>): Promise<T | null> {
+  let lastV = from;
+  let last: T | null = null;
+  for (let i = 0; i < 3; i++) {
+    const doc = await probe(lastV + 1);
+    if (!doc) return last;
+    lastV += 1;
+    last = doc;
+  }
+  // Gallop: find a missing v past the last existing one.
+  let step = 2;
+  let missing = 0;
+  for (;;) {
+    const doc = await probe(lastV + step);
+    if (!doc) {
+      missing = lastV + step;
+      break;
+    }
+    lastV += step;
+    last = doc;
+    step *= 2;
+  }
+  // lastV exists, missing does not: binary search between them.
+  while (missing - lastV > 1) {
+    const mid = Math.floor((lastV + missing) / 2);
+    const doc = await probe(mid);
+    if (doc) {
+      lastV = mid;
+      last = doc;
+    } else {
+      missing = mid;
+    }
+  }
+  return last;
+}
+
+export interface CompactorOptions {
+  /** How often queued revisions are compacted. @default 5000 */
+  everyMs?: number;
+  /** Compact at once when this many are queued. @default 2000 */
+  maxQueued?: number;
+}
+
+/**
+ * Drops the bodies of superseded revisions in the background, many per write: on FerretDB every update
+ * scans the collection, so one update for a batch costs what one update for a single revision costs.
+ * The `_id` stays: deleting it would let a writer still holding the state before it commit that
+ * revision number a second time. Only revisions with a committed successor are queued.
+ */
+export class Compactor {
+  private queued: string[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private closed = false;
+  private readonly everyMs: number;
+  private readonly maxQueued: number;
+
+  /** `compact` drops the bodies of (or deletes) the documents with these `_id`s, in one write. */
+  constructor(private readonly compact: (ids: string[]) => Promise<unknown>, options: CompactorOptions = {}) {
+    this.everyMs = options.everyMs ?? 5000;
+    this.maxQueued = options.maxQueued ?? 2000;
+  }
+
+  supersede(revisionId: string): void {
+    if (this.closed) return;
+    this.queued.push(revisionId);
+    if (this.queued.length >= this.maxQueued) {
+      void this.flush();
+    } else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.everyMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Compact what is queued now (tests call it to check the result). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    const ids = this.queued.splice(0);
+    if (ids.length === 0) return;
+    this.running = this.compact(ids).then(() => undefined, () => {
+        // Best effort: a body left behind costs only space; the next flush does not retry it.
+      });
+    await this.running;
+    this.running = null;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+}

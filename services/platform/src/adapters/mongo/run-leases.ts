@@ -1,0 +1,75 @@
+import type { Collection, Db } from 'mongodb';
+import type { RunDoc, RunLease } from '../../ports/store.js';
+import { lastExisting } from './revision-chain.js';
+import { isDuplicateKey } from './versioned.js';
+
+interface Renewal {
+  /** `<run>:<epoch>:<n>`: the n-th renewal of that claim. */
+  _id: string;
+  expiresAt: number;
+}
+
+/**
+ * Lease renewals as records of their own (`run_leases`), so keeping a run costs one small insert and
+ * never a new revision of the run. A claim still commits on the run itself (it bumps the epoch, the
+ * fencing token every progress and finish write checks atomically); the n-th renewal of epoch e is the
+ * insert `<run>:<e>:<n>` carrying the new expiry. The run's lease is its claim extended by the latest
+ * renewal of the same epoch, found by `_id` point reads (renewals of one epoch have no gap).
+ *
+ * A renewal checks the epoch and then inserts, so it can race a claim that saw the lease lapsed: the
+ * old owner then learns it lost at its next fenced write or renewal (both read the new epoch), and
+ * nothing it writes to the run lands. This is the window a lapsed lease always has.
+ */
+export class RunLeases {
+  private readonly renewals: Collection<Renewal>;
+  /** The latest renewal number seen per `<run>:<epoch>`. */
+  private readonly seen = new Map<string, { n: number; expiresAt: number }>();
+
+  constructor(db: Db) {
+    this.renewals = db.collection<Renewal>('run_leases');
+  }
+
+  /** Record a renewal of the claim `lease.epoch` until `lease.expiresAt`. */
+  async renew(runId: string, lease: RunLease): Promise<void> {
+    const key = `${runId}:${lease.epoch}`;
+    let n = (await this.latest(key)).n;
+    for (;;) {
+      n += 1;
+      try {
+        await this.renewals.insertOne({ _id: `${key}:${n}`, expiresAt: lease.expiresAt });
+        this.remember(key, n, lease.expiresAt);
+        return;
+      } catch (e) {
+        if (!isDuplicateKey(e)) throw e;
+      }
+    }
+  }
+
+  /** The run with its lease as renewals have extended it. */
+  async effective(run: RunDoc): Promise<RunDoc> {
+    if (!run.lease || run.status !== 'running') return run;
+    const { expiresAt } = await this.latest(`${run.id}:${run.lease.epoch}`);
+    return expiresAt > run.lease.expiresAt ? { ...run, lease: { ...run.lease, expiresAt } } : run;
+  }
+
+  async close(): Promise<void> {
+    this.seen.clear();
+  }
+
+  private async latest(key: string): Promise<{ n: number; expiresAt: number }> {
+    const known = this.seen.get(key) ?? { n: 0, expiresAt: 0 };
+    const found = await lastExisting(known.n, (n) => this.renewals.findOne({ _id: `${key}:${n}` }));
+    if (!found) return known;
+    const n = Number(found._id.slice(found._id.lastIndexOf(':') + 1));
+    this.remember(key, n, found.expiresAt);
+    return { n, expiresAt: found.expiresAt };
+  }
+
+  private remember(key: string, n: number, expiresAt: number): void {
+    const known = this.seen.get(key);
+    if (known && known.n >= n) return;
+    this.seen.delete(key);
+    this.seen.set(key, { n, expiresAt });
+    if (this.seen.size > 20_000) this.seen.delete(this.seen.keys().next().value!);
+  }
+}
