@@ -102,7 +102,7 @@ describe('run and stage spans', () => {
     h = await createHarness();
     const { research } = hangingPlan();
     await h.coordinator(research.fetcher, research.filter).start();
-    const run = await h.submit({ deadlineAt: new Date(Date.now() + 150).toISOString() });
+    const run = await h.submit({ deadlineAt: new Date(Date.now() + 400).toISOString() });
     expect(await h.waitTerminal(run.id)).toMatchObject({ status: 'interrupted', stopReason: 'deadline' });
     const { run: runSpan, stages } = await spansOf(run.id);
     expect(runSpan.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'deadline' });

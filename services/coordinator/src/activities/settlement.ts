@@ -35,7 +35,9 @@ export async function interruptRun(deps: SettlementDeps, run: RunDoc, lease: Run
     result: null,
     finishedAt: new Date(deps.clock.now()).toISOString(),
   });
-  if (finished) deps.logger.info('run interrupted', { runId: run.id, where: run.where, stopReason });
+  // Event streams close on the end marker, appended once the record is terminal.
+  if (finished) await emitter.end(deps.logger);
+  if (finished) deps.logger.info('run ended', { runId: run.id, status: 'interrupted', stopReason, where: run.where, chargeMicrousd: charge });
   return finished;
 }
 

@@ -87,6 +87,21 @@ export function traceRun<T>(runId: string, fn: (span: Span) => Promise<T>): Prom
   return inActiveSpan(span, parent, fn);
 }
 
+/**
+ * A reaper's interruption of a run nobody drives, as a span of the run's own trace (the edge's context
+ * is kept on the run record), so its log lines lead to that trace.
+ */
+export function traceInterruption<T>(runId: string, carrier: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  return withExtractedContext(carrier, () => {
+    const parent = context.active();
+    const span = tracer(TRACER).startSpan('leadfinder.run.interrupt', {
+      kind: SpanKind.INTERNAL,
+      attributes: { 'leadfinder.run_id': runId },
+    }, parent);
+    return inActiveSpan(span, parent, () => fn());
+  });
+}
+
 /** Low-cardinality stage name of a `where` (the metric label): plan, search, screen, open, extract, funnel. */
 export function stageOf(where: string): { stage: string; round: number | null } {
   const structured = parseWhere(where);

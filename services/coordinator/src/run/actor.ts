@@ -20,8 +20,9 @@ export async function handleWorkItem(deps: RunDeps, item: WorkItem): Promise<voi
     if (!run || isTerminal(run.status)) return item.ack();
     // Someone else holds it; look again once their lease could have lapsed.
     const wait = run.lease ? Math.max(250, run.lease.expiresAt - now + 250) : Math.floor(ttl / 3);
-    return item.nak(wait);
+    return requeue(deps, item, wait, 'leased by another coordinator');
   }
+  deps.logger.info('run claimed', { runId: item.runId, epoch: claimed.lease.epoch, deliveryCount: item.deliveryCount, started: claimed.before.started });
   if (claimed.before.started) {
     // Driven before and its lease lapsed: never resume a half-driven run.
     if (await interruptRun(deps, claimed.before, claimed.lease, deadlineReason(claimed.before, now))) {
@@ -35,7 +36,13 @@ export async function handleWorkItem(deps: RunDeps, item: WorkItem): Promise<voi
   // Lease lost or shutting down: nothing written; whoever picks the message up next sorts it out.
   const run = await deps.store.runs.get(item.runId).catch(() => null);
   if (!run || isTerminal(run.status)) return item.ack();
-  return item.nak(ttl);
+  return requeue(deps, item, ttl, 'left without writing');
+}
+
+/** Hands the message back to the queue, to be delivered again after `delayMs` (a run state change: logged). */
+export async function requeue(deps: Pick<RunDeps, 'logger'>, item: WorkItem, delayMs: number, why: string): Promise<void> {
+  await item.nak(delayMs);
+  deps.logger.info('run requeued', { runId: item.runId, delayMs, why });
 }
 
 /** Drives a claimed, never-started run to its end. Returns whether it wrote the terminal state. */

@@ -71,7 +71,7 @@ export class LeaseKeeper {
   markLost(): void {
     if (this.lost) return;
     this.lost = true;
-    this.o.logger.warn('lease lost', { runId: this.o.runId });
+    this.o.logger.info('run lease lost', { runId: this.o.runId, epoch: this.current.epoch });
     this.o.onLost();
   }
 

@@ -260,12 +260,15 @@ export class RunSession {
       result,
       finishedAt: new Date(deps.clock.now()).toISOString(),
     });
+    // Event streams close on the end marker, appended once the record is terminal.
+    if (finished) await this.emitter.end(this.logger);
     if (finished) {
       const rows = result?.table.length ?? 0;
       deps.metrics.runEnded(decision.status);
       deps.metrics.spend(meter.spendMicrousd);
       deps.metrics.rows(rows);
       this.runSpan?.setAttributes({ 'leadfinder.run.status': decision.status, 'leadfinder.run.rows': rows });
+      this.logger.info('run ended', { status: decision.status, stopReason: decision.stopReason, where: state.where, rows, chargeMicrousd: charge });
     }
     return finished;
   }

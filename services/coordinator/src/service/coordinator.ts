@@ -2,7 +2,7 @@ import { createLeadfinderMetrics, type Billing, type Clock, type Config, type Ev
 import type { ResearchTimeouts } from '../activities/research.js';
 import { traceWorkItem, type WorkSource } from '../activities/tracing.js';
 import { Reaper } from './reaper.js';
-import { handleWorkItem } from '../run/actor.js';
+import { handleWorkItem, requeue } from '../run/actor.js';
 import { CoordinatorShutdownError } from '../run/run-end.js';
 import { DEFAULT_DRIVE_TUNING, type DriveTuning, type RunDeps } from '../run/session.js';
 
@@ -64,7 +64,9 @@ export interface Coordinator {
  *   5. wait for every actor to return.
  */
 export function createCoordinator(options: CoordinatorOptions): Coordinator {
-  const { config, logger } = options;
+  const { config } = options;
+  // Every line names the coordinator, so a run's lines tell which replica drove it.
+  const logger = options.logger.child({ coordinatorId: options.instanceId });
   const ttl = config.LEADFINDER_LEASE_TTL_MS;
   const shutdownCtl = new AbortController();
   let draining = false;
@@ -98,7 +100,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     const task = traceWorkItem(item, workSource, () => handleWorkItem(deps, item))
       .catch(async (error: unknown) => {
         logger.error('work item failed', { runId: item.runId, error: String(error) });
-        await item.nak(Math.floor(ttl / 3)).catch(() => undefined);
+        await requeue(deps, item, Math.floor(ttl / 3), 'failed').catch(() => undefined);
       })
       .finally(() => {
         if (driving.get(item.runId) === task) driving.delete(item.runId);
@@ -112,7 +114,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     const inFlight = new Set<Promise<void>>();
     for await (const item of sub) {
       if (draining) {
-        await item.nak(0).catch(() => undefined);
+        await requeue(deps, item, 0, 'coordinator shutting down').catch(() => undefined);
         continue;
       }
       const task = handle(item).finally(() => inFlight.delete(task));
@@ -127,6 +129,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
       if (options.requeueUnclaimedOnStart) {
         for (const run of await options.store.runs.findUnclaimed()) {
           await options.work.enqueue(run.id, run.trace ?? {});
+          logger.info('run requeued', { runId: run.id, why: 'never claimed' });
         }
       }
       await reaper.reconcile();

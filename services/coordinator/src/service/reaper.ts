@@ -1,5 +1,6 @@
 import type { RunDoc } from '@leadfinder/platform';
 import { deadlineReason, interruptRun, type SettlementDeps } from '../activities/settlement.js';
+import { traceInterruption } from '../activities/tracing.js';
 
 export interface ReaperOptions extends SettlementDeps {
   instanceId: string;
@@ -67,12 +68,15 @@ export class Reaper {
 
   private async interrupt(run: RunDoc, now: number): Promise<void> {
     if (this.o.isDriving(run.id)) return;
-    try {
-      const claimed = await this.o.store.runs.claim(run.id, this.o.instanceId, this.o.leaseTtlMs, now);
-      if (!claimed) return;
-      await interruptRun(this.o, claimed.before, claimed.lease, deadlineReason(claimed.before, now));
-    } catch (error) {
-      this.o.logger.warn('could not interrupt run', { runId: run.id, error: String(error) });
-    }
+    await traceInterruption(run.id, run.trace ?? {}, async () => {
+      try {
+        const claimed = await this.o.store.runs.claim(run.id, this.o.instanceId, this.o.leaseTtlMs, now);
+        if (!claimed) return;
+        this.o.logger.info('run claimed', { runId: run.id, epoch: claimed.lease.epoch, by: 'reaper', started: claimed.before.started });
+        await interruptRun(this.o, claimed.before, claimed.lease, deadlineReason(claimed.before, now));
+      } catch (error) {
+        this.o.logger.warn('could not interrupt run', { runId: run.id, error: String(error) });
+      }
+    });
   }
 }
