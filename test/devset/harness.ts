@@ -12,7 +12,7 @@ import { createAccount, startServerProcess, type ServerProcess } from '../suppor
 import { companySite } from './kinds/companies.js';
 import { paperSite } from './kinds/papers.js';
 import { researcherSite } from './kinds/researchers.js';
-import { buildWeb, type Split, type WebPage } from './pages.js';
+import { buildWeb, type Shape, type Split, type WebPage } from './pages.js';
 import { goldSet, targetFor, type DevQuery } from './queries.js';
 import { loadEntities, type DevEntity } from './records.js';
 import { EntityMatcher, scoreQuery, type QueryScore } from './score.js';
@@ -98,8 +98,8 @@ export interface DevWeb {
 }
 
 /** One split's web, served on loopback. */
-export async function startDevWeb(split: Split, entities: DevEntity[] = loadEntities()): Promise<DevWeb> {
-  const pages = buildWeb(KIND_SITES, entities, { split, day: DEVSET_DAY });
+export async function startDevWeb(split: Split, entities: DevEntity[] = loadEntities(), shapes?: readonly Shape[]): Promise<DevWeb> {
+  const pages = buildWeb(KIND_SITES, entities, { split, day: DEVSET_DAY, ...(shapes ? { shapes } : {}) });
   // Links are served in the loopback form so a page's links lead where they say (as on the real web).
   const web = await startFakeWeb({ index: createDevSearchIndex(pages), rewriteLinks: true });
   return { split, pages, entities, web };
@@ -114,6 +114,8 @@ export interface RunSplitOptions {
   env?: Record<string, string>;
   /** Called after each query. */
   onResult?: (r: QueryResult) => void;
+  /** Serve only these of the split's page shapes (default: all of them). */
+  shapes?: readonly Shape[];
 }
 
 function shortRow(row: ResultRow): { name: string; source_urls: string[] } {
@@ -128,7 +130,7 @@ export async function runSplit(options: RunSplitOptions): Promise<{ results: Que
     if (!matcher.has(kind)) matcher.set(kind, new EntityMatcher(entities.filter((e) => e.kind === kind)));
     return matcher.get(kind)!;
   };
-  const dev = await startDevWeb(options.split, entities);
+  const dev = await startDevWeb(options.split, entities, options.shapes);
   let server: ServerProcess | null = null;
   const results: QueryResult[] = [];
   try {

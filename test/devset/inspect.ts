@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DEVSET_DAY, KIND_SITES } from './harness.js';
-import { buildWeb, type Split } from './pages.js';
+import { buildWeb, type Shape, type Split } from './pages.js';
 import { allQueries, goldSet, targetFor } from './queries.js';
 import { loadEntities } from './records.js';
 import { createDevSearchIndex } from './search-index.js';
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     page: { type: 'string' },
     gold: { type: 'string' },
     queries: { type: 'boolean', default: false },
+    /** Only these of the split's page shapes (comma-separated). */
+    shapes: { type: 'string' },
   },
 });
 
@@ -43,7 +45,8 @@ async function main(): Promise<void> {
     console.log(`maybe (${gold.maybe.length}): ${gold.maybe.map((e) => e.name).join('; ')}`);
     return;
   }
-  const pages = buildWeb(KIND_SITES, entities, { split: values.split as Split, day: DEVSET_DAY });
+  const shapes = values.shapes ? { shapes: values.shapes.split(',').map((s) => s.trim()) as Shape[] } : {};
+  const pages = buildWeb(KIND_SITES, entities, { split: values.split as Split, day: DEVSET_DAY, ...shapes });
   const index = createDevSearchIndex(pages);
   if (values.search) {
     const hits = await index.search({ query: values.search, domains: [], publishedAfter: null, page: Number(values.pageno), limit: 10 });

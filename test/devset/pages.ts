@@ -2,22 +2,25 @@
  * The page shapes of the development set's fake web, and which split each belongs to.
  *
  * dev (for tuning):  profile-list (facts as li "Label: value"), about (prose only), directory (a line per
- *                    entity, linking to its profile), table (one row per entity)
+ *                    entity, linking to its profile), table (one row per entity), infobox (an encyclopedia
+ *                    article with a two-column infobox), microdata (a schema.org microdata profile): the last
+ *                    two in extra-shapes.ts
  * test (held out):   profile-dl (facts as dl/dt/dd, other labels), jsonld (facts only in schema.org
  *                    JSON-LD), news (an article naming several entities, linking to their own pages)
  *
  * Each split's web holds only its own shapes, so tuning on dev never sees a test page. Every entity has its
  * complete facts in each split (dev: profile-list and table; test: profile-dl and JSON-LD).
  */
+import { infoboxPage, microdataPage } from './extra-shapes.js';
 import { addDays, documentHtml, esc, hashOf, slugify } from './html.js';
 import type { DevEntity } from './records.js';
 import type { EntityGroup, EntityView, KindSite } from './site-model.js';
 
 export type Split = 'dev' | 'test';
-export type Shape = 'profile-list' | 'about' | 'directory' | 'table' | 'profile-dl' | 'jsonld' | 'news';
+export type Shape = 'profile-list' | 'about' | 'directory' | 'table' | 'infobox' | 'microdata' | 'profile-dl' | 'jsonld' | 'news';
 
 export const SHAPES_BY_SPLIT: Record<Split, readonly Shape[]> = {
-  dev: ['profile-list', 'about', 'directory', 'table'],
+  dev: ['profile-list', 'about', 'directory', 'table', 'infobox', 'microdata'],
   test: ['profile-dl', 'jsonld', 'news'],
 };
 
@@ -51,6 +54,8 @@ export interface WebBuildOptions {
   split: Split;
   /** Day for pages none of whose records carry a date. */
   day: string;
+  /** Only these of the split's shapes (a probe: how the engine does when an entity has only some shapes). */
+  shapes?: readonly Shape[];
 }
 
 class WebBuilder {
@@ -195,11 +200,15 @@ class WebBuilder {
   }
 
   build(entities: readonly DevEntity[]): void {
-    const shapes = SHAPES_BY_SPLIT[this.options.split];
+    const shapes = this.options.shapes ?? SHAPES_BY_SPLIT[this.options.split];
+    const foreign = shapes.filter((s) => !SHAPES_BY_SPLIT[this.options.split].includes(s));
+    if (foreign.length > 0) throw new Error(`shapes ${foreign.join(', ')} are not in the ${this.options.split} split`);
     const views = [...this.views.values()];
     for (const v of views) {
       if (shapes.includes('profile-list')) this.profileList(v);
       if (shapes.includes('about')) this.about(v);
+      if (shapes.includes('infobox')) this.add(infoboxPage(v.entity, this.options.day));
+      if (shapes.includes('microdata')) this.add(microdataPage(v.entity, this.options.day));
       if (shapes.includes('profile-dl')) this.profileDl(v);
       if (shapes.includes('jsonld')) this.jsonLd(v);
     }

@@ -7,13 +7,14 @@
  *   npm run quality -- --split dev          # the tuning half only
  *   npm run quality -- --query c01,c07      # some queries (ids, or words of the query text)
  *   npm run quality -- --split dev --verbose  # also every row, its match and its plan
+ *   npm run quality -- --split dev --shapes infobox,microdata   # a probe: only some of the split's shapes
  *   npm run quality -- --markdown "final"   # also the README "Quality" table rows, labelled "final"
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runSplit, type QueryResult, type SplitSummary } from './harness.js';
-import type { Split } from './pages.js';
+import type { Shape, Split } from './pages.js';
 import { allQueries, type DevQuery } from './queries.js';
 
 const { values } = parseArgs({
@@ -23,6 +24,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'test-artifacts/devset-quality.json' },
     timeout: { type: 'string', default: '60' },
     verbose: { type: 'boolean', default: false },
+    /** Comma-separated page shapes of the split to serve (a probe; the figures of record use all). */
+    shapes: { type: 'string' },
     markdown: { type: 'string' },
   },
 });
@@ -112,6 +115,7 @@ async function main(): Promise<void> {
     console.log(`\n▶ ${split} split: ${queries.length} queries, ${llm ? `model at ${llm}` : 'rule-based reasoner'}`);
     const { results, summary, pages } = await runSplit({
       split, queries, timeoutMs: Number(values.timeout) * 1000, env: passThroughEnv(),
+      ...(values.shapes ? { shapes: values.shapes.split(',').map((s) => s.trim()) as Shape[] } : {}),
       onResult: (r) => {
         console.log(queryLine(r));
         for (const line of details(r)) console.log(line);

@@ -94,3 +94,40 @@ describe('page model: structure before sentences', () => {
     ]));
   });
 });
+
+describe('schema.org microdata and one-line paragraphs', () => {
+  const registry = `<html><head><title>Noora Health · Org Registry</title></head><body><main>
+<div itemscope itemtype="https://schema.org/NGO"><h1 itemprop="name">Noora Health</h1>
+<p>Based in <span itemprop="address" itemscope itemtype="https://schema.org/PostalAddress"><span itemprop="addressLocality">Bengaluru</span>, <span itemprop="addressCountry">India</span></span></p>
+<p>Since <time itemprop="foundingDate" datetime="2014-02-01">2014</time></p>
+<p>Research: <span itemprop="knowsAbout">Healthcare</span></p>
+<p>Status: Active</p>
+<ul><li itemprop="member" itemscope itemtype="https://schema.org/Organization"><span itemprop="name">Partner Clinic</span></li>
+<li itemprop="member" itemscope itemtype="https://schema.org/Organization"><span itemprop="name">Second Partner</span></li></ul>
+<p><a itemprop="url" href="https://noorahealth.org/">noorahealth.org</a></p>
+</div></main></body></html>`;
+
+  it('an item nested as another item\'s property is part of it, not a second entity (the page keeps its subject)', () => {
+    const page = extractHtml(registry);
+    expect(page.model?.subject).toMatchObject({ name: 'Noora Health', kind: 'company', source: 'microdata' });
+    expect(page.model?.items.map((i) => i.name)).not.toContain('Partner Clinic');
+  });
+
+  it('quotes what a reader sees: the link text for its href, the shown year for a datetime, the line that states a value', () => {
+    const facts = extractHtml(registry).model!.subject!.facts;
+    expect(facts).toEqual(expect.arrayContaining([
+      { label: 'Website', value: 'https://noorahealth.org/', passage: 'noorahealth.org' },
+      { label: 'Founded', value: '2014-02-01', passage: 'Since 2014' },
+      { label: 'Industry', value: 'Healthcare', passage: 'Research: Healthcare' },
+      { label: 'Location', value: 'Bengaluru, India', passage: 'Based in Bengaluru, India' },
+      { label: 'Member', value: 'Partner Clinic', passage: 'Partner Clinic' },
+      { label: 'Member', value: 'Second Partner', passage: 'Second Partner' },
+    ]));
+  });
+
+  it('a paragraph that is one "Label: value" line is a fact; the subject\'s own website link is no other entity', () => {
+    const page = extractHtml(registry);
+    expect(page.model?.subject?.facts).toContainEqual({ label: 'Status', value: 'Active', passage: 'Status: Active' });
+    expect(page.model?.items.map((i) => i.name)).not.toContain('noorahealth.org');
+  });
+});

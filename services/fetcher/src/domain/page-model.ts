@@ -37,6 +37,9 @@ const SCHEMA_LABELS: Record<string, string> = {
   memberof: 'Member of', award: 'Award', genre: 'Genre', about: 'About', url: 'Website', sameas: 'Also at',
   alumniof: 'Alumni of', parentorganization: 'Parent organization', legalname: 'Legal name', email: 'Email',
   telephone: 'Telephone', status: 'Status', headline: 'Headline',
+  tickersymbol: 'Ticker symbol', dissolutiondate: 'Dissolved', founder: 'Founder', founders: 'Founders',
+  worklocation: 'Work location', homelocation: 'Location', birthdate: 'Born', birthplace: 'Birth place', deathdate: 'Died',
+  nationality: 'Nationality', hasoccupation: 'Occupation', ispartof: 'Published in', numberofpages: 'Pages',
 };
 
 /** URL path words of taxonomy and listing pages (web conventions, not one site's). */
@@ -48,6 +51,17 @@ const FACT_LINE = /^([\p{Lu}][\p{L}\p{N} /&().'’-]{0,38}?)\s*:\s+(\S.{0,600})$
 export interface RawPageModel extends PageModel {
   /** Passages the structured data adds to the page text (values not otherwise visible). */
   extraPassages: string[];
+}
+
+/** Host of a URL or a bare domain ("acme.org"), lower case without www., or null. */
+function hostOf(value: string): string | null {
+  const v = value.trim();
+  if (!v) return null;
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `https://${v}`).hostname.toLowerCase().replace(/^www\./, '');
+  } catch {
+    return null;
+  }
 }
 
 function clean(text: string): string {
@@ -98,7 +112,8 @@ interface JsonLdThing {
   kind: EntityType;
   name: string;
   link: string | null;
-  facts: { label: string; value: string }[];
+  /** `shown`: the visible text that states the value, when it is not the value itself (a link's text for its href). */
+  facts: { label: string; value: string; shown?: string }[];
 }
 
 function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; listed: boolean } {
@@ -135,7 +150,7 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
       const url = typeof o.url === 'string' ? o.url : null;
       things.push({ kind, name, link: url, facts });
     }
-    for (const key of ['@graph', 'itemListElement', 'item', 'mainEntity', 'hasPart']) visit(o[key], depth + 1);
+    for (const key of LISTING_PROPS) visit(o[key], depth + 1);
   };
   for (const block of blocks) {
     try {
@@ -149,31 +164,48 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
 
 // ── microdata ───────────────────────────────────────────────────────────────────────────────────
 
+/** Properties whose items are things of their own: a listing's entries, a page's main entity, its parts. */
+const LISTING_PROPS = new Set(['itemListElement', 'item', 'mainEntity', 'hasPart', '@graph']);
+
 function microdataThings(root: DomNode): JsonLdThing[] {
   const out: JsonLdThing[] = [];
   const walk = (node: DomNode) => {
     const a = node.attribs ?? {};
-    if ('itemscope' in a && a.itemtype) {
+    // An item that is another item's property value (an affiliation, an author, an address) is part of that
+    // item, not a thing of its own, unless it is a listing's entry (as JSON-LD's itemListElement and hasPart).
+    const valueOfAnother = a.itemprop !== undefined && !a.itemprop.split(/\s+/).some((p) => LISTING_PROPS.has(p));
+    if ('itemscope' in a && a.itemtype && !valueOfAnother) {
       const kind = kindOfSchemaType(a.itemtype.split(/\s+/));
       if (kind) {
-        const props: Record<string, string> = {};
+        // Every value of every property, in page order (a person has several affiliations, a paper several authors).
+        const props: { key: string; prop: string; value: string; shown?: string }[] = [];
         const collect = (n: DomNode) => {
           for (const c of n.children ?? []) {
             const ca = c.attribs ?? {};
             if (ca.itemprop) {
-              const key = ca.itemprop.toLowerCase();
-              const value = clean(ca.content ?? (c.name === 'a' && key === 'url' ? ca.href ?? '' : contentText(c)));
-              if (value && !(key in props)) props[key] = value;
+              const visibleText = clean(contentText(c));
+              for (const prop of ca.itemprop.split(/\s+/).filter(Boolean)) {
+                const key = prop.toLowerCase();
+                // A link's href (itemprop="url") or a time's datetime is the value; the text a reader sees states it.
+                const attribute = ca.content ?? (c.name === 'a' && key === 'url' ? ca.href : c.name === 'time' ? ca.datetime : undefined);
+                const value = clean(attribute ?? visibleText);
+                if (!value || props.some((p) => p.key === key && p.value === value)) continue;
+                props.push({ key, prop, value, ...(attribute !== undefined && visibleText && visibleText !== value ? { shown: visibleText } : {}) });
+              }
             }
             if (!('itemscope' in ca)) collect(c);
           }
         };
         collect(node);
-        if (props.name) {
-          const facts = Object.entries(props)
-            .filter(([k]) => SCHEMA_LABELS[k])
-            .map(([k, v]) => ({ label: SCHEMA_LABELS[k]!, value: v }));
-          out.push({ kind, name: props.name, link: props.url ?? null, facts });
+        const first = (key: string) => props.find((p) => p.key === key)?.value;
+        const name = first('name');
+        if (name) {
+          const facts = props
+            .filter((p) => !['name', 'image', 'logo'].includes(p.key))
+            // Known properties get the label a person would print; others their own name, spelled out (as in JSON-LD).
+            .map((p) => ({ label: SCHEMA_LABELS[p.key] ?? humanise(p.prop), value: p.value, ...(p.shown ? { shown: p.shown } : {}) }))
+            .filter((f) => f.label && f.value.length <= 600);
+          out.push({ kind, name, link: first('url') ?? null, facts });
         }
       }
     }
@@ -312,6 +344,16 @@ function readStructure(root: DomNode): Structure {
       }
     }
     if (named.length >= 2) for (const item of named) if (!itemPassages.has(item.passage)) { items.push(item); itemPassages.add(item.passage); }
+  }
+
+  // A paragraph that is one short "Label: value" line ("Status: Acquired", "Headquarters: Berlin") is a fact
+  // as much as a list line is; longer paragraphs are prose.
+  for (const p of descendants(root, 'p')) {
+    const line = text(p);
+    const fact = line.length <= 160 ? FACT_LINE.exec(line) : null;
+    if (fact && fact[1]!.trim().split(/\s+/).length <= 4 && !/[.!?]\s/.test(fact[2]!)) {
+      facts.push({ label: fact[1]!.trim(), value: fact[2]!.trim(), passage: line });
+    }
   }
 
   // Prose that links an organisation's name to its own site ("… said <a href="https://acme.com">Acme</a> …"):
@@ -474,7 +516,9 @@ export function readPageModel(scan: DomScan, content: DomNode, pageText: string)
   /** A structured value as a passage: the visible passage holding it, else the value added to the text. */
   const passageFor = (value: string): string => {
     if (pageText.includes(value)) {
-      const line = pageText.split('\n').find((l) => l.includes(value));
+      // The line that states this value most nearly: the shortest holding it ("Research: Chemistry", not
+      // "Nobel Prize in Chemistry 2008" above it).
+      const line = pageText.split('\n').filter((l) => l.includes(value)).sort((a, b) => a.length - b.length)[0];
       return line && line.length <= 400 ? line : value;
     }
     if (!extraPassages.includes(value)) extraPassages.push(value);
@@ -488,7 +532,7 @@ export function readPageModel(scan: DomScan, content: DomNode, pageText: string)
 
   const toEntity = (t: JsonLdThing, source: string): PageEntity => {
     const name = visible(t.name) ? t.name : passageFor(t.name);
-    const facts = t.facts.map((f) => ({ label: f.label, value: f.value, passage: passageFor(f.value) }));
+    const facts = t.facts.map((f) => ({ label: f.label, value: f.value, passage: passageFor(f.shown ?? f.value) }));
     return { name, kind: t.kind, link: t.link, passage: passageFor(t.name), facts, source };
   };
 
@@ -513,6 +557,13 @@ export function readPageModel(scan: DomScan, content: DomNode, pageText: string)
     const own = new Set(subject.facts.map((f) => `${f.label.toLowerCase()}\u0000${f.value}`));
     for (const f of structure.facts) if (!own.has(`${f.label.toLowerCase()}\u0000${f.value}`)) subject.facts.push(f);
   }
-  return { subject, items, siteName, extraPassages };
+  // A profile's link to the subject's own website ("acme.org" under its facts) is the subject, not another entity.
+  const subjectHosts = new Set(
+    [subject?.link, ...(subject?.facts ?? []).filter((f) => /^(website|url|homepage)$/i.test(f.label)).map((f) => f.value)]
+      .map((u) => hostOf(u ?? ''))
+      .filter((h): h is string => h !== null),
+  );
+  const others = subjectHosts.size > 0 ? items.filter((i) => i.source !== 'link' || !subjectHosts.has(hostOf(i.link ?? '') ?? '')) : items;
+  return { subject, items: others, siteName, extraPassages };
 }
 

@@ -86,7 +86,9 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
     // An untyped subject (an h1) is a candidate when the page states facts about it or a sentence opens with it.
     const opening = pageSentences(page).find((t) => t.startsWith(`${subject.name} `) && /^\s*\p{Ll}/u.test(t.slice(subject.name.length)));
     // "Aziz Sancar is a chemist …" describes a researcher, whatever else the page mentions.
-    const described = opening ? descriptorKind(opening.slice(subject.name.length)) : null;
+    // Only a description says what it is: "X is a chemist", not "X builds people infrastructure" (its object).
+    const rest = opening?.slice(subject.name.length) ?? '';
+    const described = /^\s*(?:\([^)]{0,80}\)\s*)?(?:(?:is|was|are|were|has been)\s+|,\s*)(?:an?|the|one of the)\b/i.test(rest) ? descriptorKind(rest) : null;
     // A birth date among the facts says the subject is a person.
     const person = subject.facts.some((f) => /^(born|died|birth ?date|date of birth|birth ?place|place of birth|birth country|country of birth|nationality|gender|pronouns)$/i.test(f.label));
     const untypedFits = (described === null || described === kind) && (!person || PERSON_KINDS.has(kind));

@@ -279,7 +279,8 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   const loc = specs.find((s) => s.kind === 'location');
   const event = specs.find((s) => s.kind === 'event');
   const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '').replace(/^Works on /, '') ?? '';
-  const place = loc?.kind === 'location' ? loc.place.name : '';
+  // A place to exclude ("outside the United States") is no word to search for: it finds exactly the excluded.
+  const place = loc?.kind === 'location' && !loc.outside ? loc.place.name : '';
   const eventGroups = event?.kind === 'event' ? event.groups : [];
   const year = searchYear(plan.dateRange);
   const altType = type?.kind === 'type' ? type.groups.map((g) => g[1] ?? g[0]).join(' ') : '';
@@ -294,7 +295,7 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
     [typeTitle, place, year],
     [place, altType, noun, 'list'],
     [typeTitle, eventGroups.map((g) => g[2] ?? g[0]).join(' ')],
-    [place, noun, 'directory'],
+    [place, place ? noun : '', place ? 'directory' : ''],
     [typeTitle, place, 'announcement'],
     [altType, noun, 'interview'],
   ].map((parts) => parts.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim());
@@ -305,17 +306,46 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
     const alone = [eitherOr[1]!, eitherOr[2]!].map((alt) => [typeTitle.replace(eitherOr[0], alt), place].filter(Boolean).join(' '));
     pool.splice(2, 0, ...alone);
   }
+  // Pages name a topic by one of its words ("Delivery", "Freight"): each synonym of the type's terms also gets
+  // a phrasing, after the ones above (later rounds reach them when the first bring too little).
+  if (type?.kind === 'type') {
+    const bare = (w: string) => w.toLowerCase().replace(/(?:es|s)$/, '');
+    const tried = new Set(pool.join(' ').split(/\s+/).map(bare));
+    for (const term of [...new Set(type.groups.flatMap((g) => g.slice(1, 5)))]) {
+      if (term.split(/\s+/).every((w) => tried.has(bare(w)))) continue;
+      pool.push([term, noun, place].filter(Boolean).join(' '));
+    }
+  }
   // With a form, cohort, size or hiring constraint the typed phrasings lead: the kind and place alone
   // ("company India") find pages about everything.
   const typed = typedPhrasings(specs, typeTitle, place, noun);
   if (specs.some((s) => s.kind === 'form' || s.kind === 'cohort' || s.kind === 'size' || s.kind === 'hiring' || s.kind === 'remote')) pool.unshift(...typed);
   else pool.push(...typed);
+  // A phrasing of kind and page-type words alone ("top companies", "organization news") finds pages about
+  // anything; it is kept only when the query has nothing else to search for.
+  const saysSomething = (q: string) => q.toLowerCase().split(/\s+/).some((w) => !GENERIC_SEARCH_WORDS.has(w));
+  const specific = pool.filter(saysSomething);
   // Each preferred page type gets its own phrasing of every query (not all types' words on each).
-  const steered = steerByPageTypes(pool, plan.sites.pageTypes);
+  const steered = steerByPageTypes(specific.length > 0 ? specific : pool, plan.sites.pageTypes);
   return [...new Set(steered.filter((q) => q.length > 0))];
 }
 
+/** Words of a search phrasing that say what kind of page or entity, not which one. */
+const GENERIC_SEARCH_WORDS = new Set([
+  'company', 'companies', 'startup', 'startups', 'organization', 'organizations', 'organisation', 'organisations', 'business',
+  'businesses', 'firm', 'firms', 'top', 'best', 'list', 'news', 'profile', 'directory', 'announcement', 'interview', 'in', 'the',
+  'researcher', 'researchers', 'paper', 'papers', 'people', 'person', 'product', 'products', 'batch',
+]);
+
 const FORM_WORDS: Record<string, string> = { nonprofit: 'nonprofit', public: 'publicly traded', acquired: 'acquired', inactive: 'shut down', active: '' };
+/**
+ * Other ways pages print a form, hiring or remote work (a search engine matches words, not meanings):
+ * an encyclopedia's "Type: Public company", a profile's "IPO", "Subsidiary", "Defunct", "Open roles".
+ */
+const FORM_ALTERNATES: Record<string, string[]> = {
+  nonprofit: ['non-profit organization', 'charity'], public: ['public company', 'IPO'], acquired: ['acquisition', 'subsidiary'],
+  inactive: ['defunct', 'closed'], active: [],
+};
 const PLURALS: Partial<Record<string, string>> = { company: 'companies', product: 'products', paper: 'papers', researcher: 'researchers', professional: 'people' };
 
 /**
@@ -323,22 +353,31 @@ const PLURALS: Partial<Record<string, string>> = { company: 'companies', product
  * "… startups list"), directories, and the form, cohort and hiring words pages print.
  */
 function typedPhrasings(specs: readonly FilterSpec[], typeTitle: string, place: string, noun: string): string[] {
-  const plural = PLURALS[noun] ?? `${noun}s`;
-  const topic = typeTitle.replace(/^Works on /, '').replace(new RegExp(`\\b${noun}$`, 'i'), '').replace(/\b(startup|company|organi[sz]ation)$/i, '').trim();
+  // Nonprofits call themselves organisations, not companies.
+  const plural = noun === 'company' && specs.some((s) => s.kind === 'form' && s.form === 'nonprofit') ? 'organizations' : PLURALS[noun] ?? `${noun}s`;
+  // "paper on neutrinos" → "neutrinos"; "fintech startup" → "fintech".
+  const topic = typeTitle.replace(/^Works on /, '').replace(new RegExp(`^${noun}s?\\s+(?:on|about|in|of|from)\\s+`, 'i'), '')
+    .replace(new RegExp(`\\b${noun}$`, 'i'), '').replace(/\b(startup|company|organi[sz]ation)$/i, '').trim();
+  const listWord = plural === 'companies' ? 'startups list' : `${plural} list`;
   const forms = specs.flatMap((s) => (s.kind === 'form' ? [FORM_WORDS[s.form] ?? ''] : [])).filter(Boolean).join(' ');
   const cohort = specs.find((s) => s.kind === 'cohort');
   const batch = cohort?.kind === 'cohort' ? [cohort.programme, cohort.season ?? '', cohort.year ? String(cohort.year) : ''].join(' ') : '';
   const hiring = specs.some((s) => s.kind === 'hiring') ? 'hiring' : '';
   const remote = specs.some((s) => s.kind === 'remote') ? 'remote' : '';
   const at = place ? `in ${place}` : '';
+  const alternates = specs.flatMap((s) => (s.kind === 'form' ? FORM_ALTERNATES[s.form] ?? [] : []));
+  if (specs.some((s) => s.kind === 'hiring')) alternates.push('jobs', 'open roles');
+  if (specs.some((s) => s.kind === 'remote')) alternates.push('remote-first');
   return [
     [forms, remote, topic, plural, at],
     [batch, topic, plural, forms],
+    // "non-profit organization San Francisco" needs no kind word; "IPO" alone does ("companies IPO").
+    ...alternates.map((alt) => [topic || (alt.includes(' ') ? '' : plural), alt, place]),
     ['top', topic, plural, at],
-    [topic, 'startups list', place],
+    [topic, listWord, place],
     [remote, topic, plural, at, hiring],
     [forms, topic, plural, 'directory', place],
-    [batch, 'batch', plural, 'list'],
+    [batch, batch ? 'batch' : '', batch ? plural : '', batch ? 'list' : ''],
     [topic, plural, place, 'profile'],
     [forms, topic, place, 'news'],
   ].map((parts) => parts.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim()).filter((q) => q.split(' ').length >= 2);

@@ -53,6 +53,9 @@ function broadenGroups(groups: string[][]): { groups: string[][]; note: string }
 function loosen(spec: FilterSpec, now: Date): Step | null {
   switch (spec.kind) {
     case 'location': {
+      // "Outside the United States" has no looser version: widening its place would make it narrower, and
+      // dropping "outside" would turn it into its opposite.
+      if (spec.outside) return null;
       const wider = widerPlace(spec.place);
       if (!wider) return null;
       return {

@@ -77,7 +77,7 @@ describe('query understanding: an entity kind and typed constraints, titled as a
 
   it('phrases searches per constraint and as list pages, not the query reshuffled', async () => {
     const p = await plan('nonprofits working on education');
-    expect(p.queries).toContain('nonprofit education companies');
+    expect(p.queries).toContain('nonprofit education organizations');
     expect(p.queries.some((q) => /^top |list$|startups list/.test(q))).toBe(true);
   });
 });

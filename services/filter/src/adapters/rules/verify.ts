@@ -165,8 +165,9 @@ function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | nul
 // ── topic ───────────────────────────────────────────────────────────────────────────────────────
 
 // Labels pages give what something is about: "Industry", "Sector", "Keywords" (schema.org keywords), "About"
-// (schema.org about), "Research area", "Expertise", "Specialty", "Research interests", "Known for".
-const TOPIC_LABEL = /industr|sector|tags?\b|keywords?\b|categor|\bfields?\b|vertical|market|focus|topics?\b|subjects?\b|discipline|^about\b|\bareas?\b(?! served)|expertise|speciali[sz]|specialt|interests?\b|known for/i;
+// (schema.org about), "Research area", "Expertise", "Specialty", "Research interests", "Known for", and what
+// an encyclopedia's infobox lists under "Products" or "Services".
+const TOPIC_LABEL = /industr|sector|tags?\b|keywords?\b|categor|\bfields?\b|vertical|market|focus|topics?\b|subjects?\b|discipline|^about\b|\bareas?\b(?! served)|expertise|speciali[sz]|specialt|interests?\b|known for|^(?:products?|services?|products and services)$/i;
 
 /**
  * Sector words ("consumer", "fintech") are checked against the sector facts when the page states them:
@@ -297,10 +298,25 @@ function saysOfCandidate(text: string, name: string, at: number): boolean {
   return (nameAt >= 0 && nameAt < at) || /^(?:It|The (?:company|startup|firm|organi[sz]ation|nonprofit)|They)\b/.test(text);
 }
 
+/**
+ * Labels whose mere presence with a value shows a form: a ticker symbol ("Traded as: NYSE: DBX",
+ * schema.org tickerSymbol) a listed company, a dissolution date (schema.org dissolutionDate, an infobox's
+ * "Defunct: 2019") a closed one, a parent organisation (schema.org parentOrganization, "Parent: Autodesk")
+ * an acquired one (inferred: a subsidiary may have been founded as one).
+ */
+const FORM_LABEL: Partial<Record<OrgForm, { label: RegExp; verification: 'stated' | 'inferred'; why: string }>> = {
+  public: { label: /ticker|traded as|stock (?:symbol|exchange)|^(?:exchange|listed on|listing)$/i, verification: 'stated', why: '' },
+  inactive: { label: /dissolution|dissolved|^defunct$|^closed$|shut ?down/i, verification: 'stated', why: '' },
+  acquired: { label: /^(?:parent(?: (?:organi[sz]ation|company))?|acquired by|acquirer|owner)$/i, verification: 'inferred', why: ' (a parent organisation is taken to mean it was acquired)' },
+};
+
 function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, evidence: Evidence[]): Verdict {
   const facts = evidence.filter((e) => e.fact);
   const matching = facts.find((e) => FORM_VALUE[form].test(e.fact!.value) && (STATUS_LABEL.test(e.fact!.label) || form === 'nonprofit'));
   if (matching) return pass(filter, [matching], 'stated');
+  const byLabel = FORM_LABEL[form];
+  const labelled = byLabel ? facts.find((e) => byLabel.label.test(e.fact!.label.trim()) && /\p{L}|\d/u.test(e.fact!.value)) : undefined;
+  if (labelled && byLabel) return pass(filter, [labelled], byLabel.verification, byLabel.why);
   const sentence = FORM_SENTENCE[form];
   if (sentence) {
     for (const e of evidence) {

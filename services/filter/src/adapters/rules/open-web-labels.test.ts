@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { Candidate, FetchedPage, PageEntity, PageFact, ResearchPlan } from '@leadfinder/wire';
+import { createRuleReasoner } from './reasoner.js';
+import { relaxFilter } from './relax.js';
+
+/**
+ * Facts as the open web labels them (an encyclopedia infobox, schema.org property names) and search
+ * phrasings as pages print a constraint; checked through the rule reasoner's own plan, extract and verify.
+ */
+
+const NOW = '2026-03-15T09:00:00.000Z';
+const signal = new AbortController().signal;
+const reasoner = createRuleReasoner();
+
+const fact = (label: string, value: string): PageFact => ({ label, value, passage: `${label} ${value}` });
+
+function profile(name: string, facts: PageFact[], prose: string[] = []): FetchedPage {
+  const url = `https://encyclopedia.example/wiki/${name.toLowerCase().replace(/\W+/g, '-')}`;
+  const passages = [name, ...facts.map((f) => f.passage), ...prose];
+  const subject: PageEntity = { name, kind: null, link: null, passage: name, facts, source: 'heading' };
+  return {
+    url, finalUrl: url, status: 200, contentType: 'text/html', title: `${name} - Encyclopedia`, text: passages.join('\n'),
+    publishedAt: null, passages, fetchedAt: NOW, model: { subject, items: [], siteName: 'Encyclopedia' },
+  };
+}
+
+async function plan(query: string): Promise<ResearchPlan> {
+  return (await reasoner.plan({ query, now: NOW, sites: '' }, { signal })).plan;
+}
+
+async function outcomes(query: string, page: FetchedPage): Promise<string[]> {
+  const p = await plan(query);
+  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+  expect(candidates.map((c) => c.name)).toEqual([page.model!.subject!.name]);
+  const candidate: Candidate = candidates[0]!;
+  const out: string[] = [];
+  for (const filter of p.filters) out.push((await reasoner.verify({ plan: p, filter, candidate, pages: [page] }, { signal })).verdict.outcome);
+  return out;
+}
+
+describe('forms shown by a label rather than a status word', () => {
+  it('"Traded as: NYSE: DBX" is a listed company; a company without one is unclear, not listed', async () => {
+    const listed = profile('Dropbox', [fact('Type', 'Private'), fact('Traded as', 'Nasdaq: DBX'), fact('Industry', 'Software')]);
+    expect(await outcomes('software companies that are publicly traded', listed)).toEqual(['yes', 'yes']);
+    const other = profile('Quietly', [fact('Industry', 'Software')]);
+    expect(await outcomes('software companies that are publicly traded', other)).toEqual(['yes', 'unclear']);
+  });
+
+  it('"Parent organization: Autodesk" is taken as acquired, and the verdict says it was inferred', async () => {
+    const p = await plan('acquired construction software companies');
+    const page = profile('PlanGrid', [fact('Industry', 'Construction software'), fact('Parent organization', 'Autodesk')]);
+    const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+    const form = p.filters.find((f) => f.title.toLowerCase().includes('acquired'))!;
+    const { verdict } = await reasoner.verify({ plan: p, filter: form, candidate: candidates[0]!, pages: [page] }, { signal });
+    expect(verdict).toMatchObject({ outcome: 'yes', verification: 'inferred' });
+    expect(verdict.rationale).toContain('Autodesk');
+  });
+
+  it('"Dissolved: 2019" (schema.org dissolutionDate) is a company that shut down', async () => {
+    const page = profile('Homejoy', [fact('Industry', 'Home services'), fact('Dissolved', '2015-07-31')]);
+    expect(await outcomes('home services startups that shut down', page)).toEqual(['yes', 'yes']);
+  });
+});
+
+describe('an infobox\'s "Services" says what a company does', () => {
+  it('a sector word under Services passes, and a company whose Industry and Services say otherwise fails', async () => {
+    const yes = profile('Sqreen', [fact('Industry', 'B2B'), fact('Services', 'Security, Monitoring')]);
+    const no = profile('Gusto', [fact('Industry', 'B2B, Human Resources'), fact('Services', 'Payroll, Health Insurance')]);
+    expect(await outcomes('security startups', yes)).toEqual(['yes']);
+    expect(await outcomes('security startups', no)).toEqual(['no']);
+  });
+
+  it('a lead sentence whose verb\'s object names people ("builds people infrastructure") does not make the company a person', async () => {
+    const page = profile('Checkr', [fact('Industry', 'B2B, Human Resources')], ['Checkr builds people infrastructure for the future of work.']);
+    expect(await outcomes('HR tech companies', page)).toEqual(['yes']);
+  });
+});
+
+describe('"outside" a place', () => {
+  it('is never loosened (widening would turn "outside the United States" into "in North America")', async () => {
+    const p = await plan('nonprofits outside the United States');
+    const outside = p.filters.find((f) => f.title.includes('outside'))!;
+    expect(relaxFilter(outside, new Date(NOW))).toBeNull();
+  });
+
+  it('the excluded place is no search word', async () => {
+    const p = await plan('nonprofits outside the United States');
+    expect(p.queries.length).toBeGreaterThan(0);
+    for (const q of p.queries) expect(q).not.toMatch(/United States/);
+  });
+});
+
+describe('search phrasings', () => {
+  it('search a form as pages print it ("public company", "IPO") and say something besides kind words', async () => {
+    const p = await plan('B2B software companies that are publicly traded');
+    expect(p.queries).toEqual(expect.arrayContaining(['B2B software public company']));
+    const later = await reasoner.queries({ plan: p, round: 2, used: p.queries, productiveSites: [] }, { signal });
+    expect([...p.queries, ...later.queries].some((q) => /\bIPO\b/.test(q))).toBe(true);
+  });
+
+  it('never send a phrasing of kind and page words alone ("top companies", "company directory")', async () => {
+    const p = await plan('nonprofits outside the United States');
+    const later = await reasoner.queries({ plan: p, round: 2, used: p.queries, productiveSites: [] }, { signal });
+    for (const q of [...p.queries, ...later.queries]) expect(q).not.toMatch(/^(?:top )?(?:companies|organizations?|company)(?: (?:list|directory|profile|news))?$/);
+  });
+
+  it('name a paper query\'s topic, not "papers on X papers"', async () => {
+    const p = await plan('papers on neutrinos');
+    const later = await reasoner.queries({ plan: p, round: 2, used: p.queries, productiveSites: [] }, { signal });
+    for (const q of [...p.queries, ...later.queries]) expect(q).not.toMatch(/paper on neutrinos papers|startups list/);
+  });
+});
