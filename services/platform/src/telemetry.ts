@@ -5,5 +5,7 @@
  */
 export { startTelemetry } from './telemetry/sdk.js';
 export { createInMemoryTelemetry } from './telemetry/testing.js';
+export { instrumentWorkQueue, ENQUEUED_AT_HEADER } from './telemetry/work-queue-metrics.js';
+export { countingLlmUsage } from './telemetry/metrics.js';
 export type { TelemetryOptions, TelemetryHandle } from './telemetry/sdk.js';
 export type { InMemoryTelemetry } from './telemetry/testing.js';

@@ -1,6 +1,7 @@
 import { mkdir, access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createBilling, systemClock } from '@leadfinder/platform';
+import { instrumentWorkQueue } from '@leadfinder/platform/telemetry';
 import { createEmbeddedEventLog, createEmbeddedIdempotencyStore, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
 import type { Billing, Config, EventLog, IdempotencyStore, Logger, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
 import type { NatsHandle } from '@leadfinder/platform/nats';
@@ -74,6 +75,8 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
     work = createInProcessWorkQueue({ logger: logger.child({ component: 'work' }) });
     stops = createInProcessStopFlags();
   }
+  // Queue wait, redeliveries and runs in flight, whichever queue this is.
+  work = instrumentWorkQueue(work, { clock: systemClock });
   // Close order: consumers of messaging first, then the connection, then storage.
   closers.unshift(async () => {
     await stops.close();

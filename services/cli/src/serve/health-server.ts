@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { once } from 'node:events';
+import { recordHttpServerRequest } from '@leadfinder/platform';
 import type { Logger } from '@leadfinder/platform';
 import { StartupError } from './adapters.js';
 
@@ -12,6 +13,13 @@ import { StartupError } from './adapters.js';
  */
 export async function startHealthServer(options: { host: string; port: number; ready: () => Promise<boolean>; logger?: Logger }): Promise<{ port: number; stop(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
+    // Probes are this listener's whole traffic: timed like the edge's requests, so a slow /readyz
+    // (a store or NATS round trip) shows on the same dashboard panel.
+    const startedAt = performance.now();
+    res.once('finish', () => {
+      const route = req.url === '/healthz' || req.url === '/readyz' ? req.url : undefined;
+      recordHttpServerRequest({ method: req.method ?? 'GET', route, statusCode: res.statusCode, scheme: 'http', durationS: (performance.now() - startedAt) / 1000 });
+    });
     const reply = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
       res.end(JSON.stringify(body));

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { createFetcher, createSearchProvider, writeSampleCorpus } from '@leadfinder/fetcher';
 import { createFilter, createOpenAiReasoner, createRuleReasoner } from '@leadfinder/filter';
-import { systemClock } from '@leadfinder/platform';
+import { createLeadfinderMetrics, systemClock } from '@leadfinder/platform';
+import { countingLlmUsage } from '@leadfinder/platform/telemetry';
 import { createGrpcFetcherClient, createGrpcFilterClient } from '@leadfinder/platform/grpc';
 import type { Config, FetcherPort, FilterPort, Logger } from '@leadfinder/platform';
 
@@ -42,7 +43,9 @@ export function localFilter(config: Config, logger: Logger): FilterPort {
         logger: logger.child({ component: 'llm' }),
       })
     : createRuleReasoner();
-  return createFilter({ reasoner, logger: logger.child({ component: 'filter' }), clock: systemClock });
+  const filter = createFilter({ reasoner, logger: logger.child({ component: 'filter' }), clock: systemClock });
+  // Counted here, where the model is known (the filter role or the all-in-one process), not by callers.
+  return config.LEADFINDER_LLM_BASE_URL ? countingLlmUsage(filter, config.LEADFINDER_LLM_MODEL, createLeadfinderMetrics()) : filter;
 }
 
 export async function openResearchPorts(config: Config, logger: Logger): Promise<ResearchPorts> {

@@ -22,6 +22,6 @@ export function createInstrumentations(): Instrumentation[] {
     new UndiciInstrumentation(),
     new MongoDBInstrumentation({ requireParentSpan: true }),
     new HttpInstrumentation({ ignoreIncomingRequestHook: () => true, requireParentforOutgoingSpans: true }),
-    new RuntimeNodeInstrumentation({ monitoringPrecision: 5_000 }),
+    new RuntimeNodeInstrumentation(),
   ];
 }

@@ -6,6 +6,7 @@ import { LeadfinderError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { tracer } from '../../telemetry/context.js';
 import { rpcAttributes } from '../../telemetry/semconv.js';
+import { recordRpcServerCall } from '../../telemetry/server-metrics.js';
 import { grpcStatusOf } from './status.js';
 
 /**
@@ -83,6 +84,20 @@ export const serverTracing: RpcInterceptor = (call, next) => {
     parent,
     (span) => inSpan(span, () => next(call)),
   );
+};
+
+/** Times each served call into `rpc.server.duration`, by service, method and gRPC status code. */
+export const serverMetrics: RpcInterceptor = async (call, next) => {
+  const startedAt = performance.now();
+  let code: GrpcStatus = GrpcStatus.OK;
+  try {
+    return await next(call);
+  } catch (error) {
+    code = statusCodeOf(error);
+    throw error;
+  } finally {
+    recordRpcServerCall({ service: call.service, method: call.method, grpcStatusCode: code, durationMs: performance.now() - startedAt });
+  }
 };
 
 /** Logs failed calls once, at a level matching who is at fault. */

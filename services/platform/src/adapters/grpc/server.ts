@@ -10,7 +10,7 @@ import { FetcherServiceService } from '../../gen/leadfinder/fetcher/v1/fetcher_s
 import { FilterServiceService } from '../../gen/leadfinder/filter/v1/filter_service.js';
 import { FETCHER_SERVICE, FILTER_SERVICE } from './clients.js';
 import { MAX_MESSAGE_BYTES } from './channel.js';
-import { callLogging, compose, serverTracing } from './interceptors.js';
+import { callLogging, compose, serverMetrics, serverTracing } from './interceptors.js';
 import type { RpcInterceptor, RpcNext } from './interceptors.js';
 import * as map from './mapping.js';
 import { toGrpcStatus } from './status.js';
@@ -98,11 +98,11 @@ function filterHandlers(port: FilterPort, chain: (last: RpcNext) => RpcNext): Un
 /**
  * Serves in-process ports over gRPC, with `grpc.health.v1.Health` reporting SERVING for each service
  * registered (and for the whole server, service name ""). Handlers run inside a server span joined to
- * the caller's trace; thrown LeadfinderErrors become gRPC statuses in one place (`toGrpcStatus`).
+ * the caller's trace and are timed into `rpc.server.duration`; thrown LeadfinderErrors become gRPC statuses in one place (`toGrpcStatus`).
  */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServerHandle> {
   const { services, logger } = options;
-  const interceptors = [serverTracing, callLogging(logger, 'server'), ...(options.interceptors ?? [])];
+  const interceptors = [serverTracing, serverMetrics, callLogging(logger, 'server'), ...(options.interceptors ?? [])];
   const chain = (last: RpcNext) => compose(interceptors, last);
   const server = new Server({
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
