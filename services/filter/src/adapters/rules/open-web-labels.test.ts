@@ -34,7 +34,7 @@ async function outcomes(query: string, page: FetchedPage): Promise<string[]> {
   expect(candidates.map((c) => c.name)).toEqual([page.model!.subject!.name]);
   const candidate: Candidate = candidates[0]!;
   const out: string[] = [];
-  for (const filter of p.filters) out.push((await reasoner.verify({ plan: p, filter, candidate, pages: [page] }, { signal })).verdict.outcome);
+  for (const filter of p.filters) out.push((await reasoner.verify({ plan: p, filter, candidate, pages: [page] }, { signal })).verdict.outcome ?? 'none');
   return out;
 }
 
