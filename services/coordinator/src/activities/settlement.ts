@@ -1,6 +1,5 @@
 import type { Billing, Clock, EventLog, Logger, RunDoc, RunLease, Store } from '@leadfinder/platform';
-import { microsToUsdDisplay, microsToUsdNumber } from '@leadfinder/wire';
-import { TAIL_STAGE } from '../pipeline/where.js';
+import { microsToUsdDisplay, microsToUsdNumber, TAIL_STAGES } from '@leadfinder/wire';
 import { RunEmitter } from './emitter.js';
 
 export interface SettlementDeps {
@@ -20,7 +19,7 @@ export async function interruptRun(deps: SettlementDeps, run: RunDoc, lease: Run
   const charge = Math.min(run.spendMicrousd, run.holdMicrousd);
   const emitter = new RunEmitter(deps.events, run.id, deps.clock, { dedupePrefix: `${run.id}:interrupted:${lease.epoch}` });
   try {
-    await emitter.emit({ type: 'cost', stage: TAIL_STAGE.interrupted, usd: microsToUsdNumber(charge) });
+    await emitter.emit({ type: 'cost', stage: TAIL_STAGES.interrupted, usd: microsToUsdNumber(charge) });
   } catch (error) {
     deps.logger.warn('could not append the interruption cost event', { runId: run.id, error: String(error) });
   }

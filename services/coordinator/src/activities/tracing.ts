@@ -2,9 +2,8 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Context, Span } from '@opentelemetry/api';
 import { LeadfinderError, messagingAttributes, tracer, withExtractedContext } from '@leadfinder/platform';
 import type { Clock, LeadfinderMetrics, WorkItem } from '@leadfinder/platform';
-import type { FetchOutcome } from '@leadfinder/wire';
+import { formatWhere, type FetchOutcome, type RoundStep, type Where } from '@leadfinder/wire';
 import type { ResearchInterceptor } from './research-port.js';
-import { parseWhere, type RoundStep } from '@leadfinder/wire';
 
 /**
  * The coordinator's share of the run's one trace (design "Observability"): a messaging `process` span
@@ -103,14 +102,12 @@ export function traceInterruption<T>(runId: string, carrier: Record<string, stri
 }
 
 /** Low-cardinality stage name of a `where` (the metric label): plan, search, screen, open, extract, funnel. */
-export function stageOf(where: string): { stage: string; round: number | null } {
-  const structured = parseWhere(where);
-  if (!structured) return { stage: where, round: null };
-  switch (structured.stage) {
+export function stageOf(where: Where): { stage: string; round: number | null } {
+  switch (where.stage) {
     case 'planning': return { stage: 'plan', round: null };
-    case 'queued': case 'done': return { stage: structured.stage, round: null };
-    case 'filter': return { stage: 'funnel', round: structured.round };
-    case 'round': return { stage: ROUND_STEP_STAGE[structured.step], round: structured.round };
+    case 'queued': case 'done': return { stage: where.stage, round: null };
+    case 'filter': return { stage: 'funnel', round: where.round };
+    case 'round': return { stage: ROUND_STEP_STAGE[where.step], round: where.round };
   }
 }
 
@@ -129,10 +126,10 @@ export class StageTrace {
 
   constructor(private readonly metrics: LeadfinderMetrics, private readonly clock: Clock) {}
 
-  enter(where: string): void {
+  enter(where: Where): void {
     this.end();
     const { stage, round } = stageOf(where);
-    const span = tracer(TRACER).startSpan(where, {
+    const span = tracer(TRACER).startSpan(formatWhere(where), {
       kind: SpanKind.INTERNAL,
       attributes: { 'leadfinder.stage': stage, ...(round === null ? {} : { 'leadfinder.round': round }) },
     }, this.parent);

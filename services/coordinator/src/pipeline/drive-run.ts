@@ -1,9 +1,8 @@
-import type { Candidate, FetchedPage, SearchHit } from '@leadfinder/wire';
+import { formatWhere, roundWhere, WHERE_PLANNING, type Candidate, type FetchedPage, type SearchHit } from '@leadfinder/wire';
 import { mapBounded } from '../activities/pool.js';
 import { runFunnel } from './funnel.js';
 import { cursorsAfterRound, roundSearches, type SearchAnswer, type SearchCall } from './search-plan.js';
 import { selectPagesToOpen, uniqueHits } from './selection.js';
-import { roundWhere, WHERE_PLANNING } from './where.js';
 import type { RunSession } from '../run/session.js';
 
 /**
@@ -31,7 +30,7 @@ export async function driveRun(session: RunSession): Promise<void> {
     relax: run.relax,
   });
   // What the plan left out (a date phrase it could not read, say) is told, not silently dropped.
-  for (const note of plan.notes ?? []) await session.emit({ type: 'status', where: WHERE_PLANNING, message: note });
+  for (const note of plan.notes ?? []) await session.emit({ type: 'status', where: formatWhere(WHERE_PLANNING), message: note });
 
   let emptyRounds = 0;
   for (let round = 1; round <= session.tuning.maxRounds; round += 1) {

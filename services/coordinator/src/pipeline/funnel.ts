@@ -1,8 +1,7 @@
-import type { Candidate, FilterVerdictEntry, FunnelFilter, Verdict } from '@leadfinder/wire';
+import { filterWhere, type Candidate, type FilterVerdictEntry, type FunnelFilter, type Verdict } from '@leadfinder/wire';
 import { mapBounded } from '../activities/pool.js';
 import type { RunSession } from '../run/session.js';
 import { verdictEntry } from './rows.js';
-import { filterWhere } from './where.js';
 
 /**
  * The funnel of one round over the candidates first seen in it: one filter at a time, in order, every

@@ -1,4 +1,4 @@
-import type { Candidate, ScreenScore, SearchHit, Verdict } from '@leadfinder/wire';
+import { filterWhere, formatWhere, roundWhere, type Candidate, type ScreenScore, type SearchHit, type Verdict } from '@leadfinder/wire';
 import { describe, expect, it } from 'vitest';
 import { CandidatePool, mergeCandidate } from './merge.js';
 import { llmCallPriceMicrousd, SpendMeter, spendCapMicrousd, type Prices } from './pricing.js';
@@ -7,7 +7,6 @@ import { buildRow, truncateRows, verdictEntry } from './rows.js';
 import { cursorsAfterRound, roundSearches } from './search-plan.js';
 import { selectPagesToOpen, uniqueHits } from './selection.js';
 import { terminalDecision } from './tail.js';
-import { filterWhere, roundWhere } from './where.js';
 
 const hit = (url: string): SearchHit => ({ url, title: url, snippet: '', publishedAt: null, provider: 'x', rank: 1 });
 const score = (url: string, s: number, pass = s >= 0.5): ScreenScore => ({ url, score: s, pass });
@@ -198,7 +197,7 @@ describe('terminal tails', () => {
 
 describe('where', () => {
   it('names round steps and funnel filters', () => {
-    expect(roundWhere(2, 'opening pages')).toBe('round 2 · opening pages');
-    expect(filterWhere(1, 3, 4)).toBe('round 1 · filter 3 of 4');
+    expect(formatWhere(roundWhere(2, 'opening pages'))).toBe('round 2 · opening pages');
+    expect(formatWhere(filterWhere(1, 3, 4))).toBe('round 1 · filter 3 of 4');
   });
 });

@@ -1,9 +1,8 @@
-import type { FetchedPage, FilterDescriptor, FilterVerdictEntry, FunnelFilter, ResearchPlan, ResultRow } from '@leadfinder/wire';
+import { formatWhere, WHERE_QUEUED, type FetchedPage, type FilterDescriptor, type FilterVerdictEntry, type FunnelFilter, type ResearchPlan, type ResultRow } from '@leadfinder/wire';
 import { CandidatePool } from './merge.js';
 import { shouldRelax, type FilterTally } from './relax.js';
 import { buildRow, truncateRows } from './rows.js';
 import type { QueryCursor } from './search-plan.js';
-import { WHERE_QUEUED } from './where.js';
 
 interface PassedEntry {
   key: string;
@@ -13,7 +12,7 @@ interface PassedEntry {
 
 /** Everything one drive of a run knows, in memory. Pure: no I/O, no clock. */
 export class RunState {
-  private currentWhere: string = WHERE_QUEUED;
+  private currentWhere: string;
   private researchPlan: ResearchPlan | null = null;
   /** The funnel as it stands (loosened filters replace their originals). */
   private filters: FunnelFilter[] = [];
@@ -36,7 +35,7 @@ export class RunState {
   /** Candidates whose own domain was already searched for their page. */
   private readonly domainSearched = new Set<string>();
 
-  constructor(readonly target: number, where: string = WHERE_QUEUED) {
+  constructor(readonly target: number, where: string = formatWhere(WHERE_QUEUED)) {
     this.currentWhere = where;
   }
 

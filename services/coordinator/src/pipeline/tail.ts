@@ -1,6 +1,5 @@
-import { microsToUsdNumber, type FilterDescriptor, type ResultRow, type RunEventBody, type TerminalStatus } from '@leadfinder/wire';
+import { microsToUsdNumber, TAIL_STAGES, type FilterDescriptor, type ResultRow, type RunEventBody, type TerminalStatus } from '@leadfinder/wire';
 import type { UsageTotals } from './pricing.js';
-import { TAIL_STAGE } from './where.js';
 
 /** How a driven run ended (lease loss and shutdown write nothing, so they are not outcomes). */
 export type RunOutcome =
@@ -52,7 +51,7 @@ export function terminalDecision(input: TailInput): TerminalDecision {
     return {
       status: 'error',
       stopReason: null,
-      events: [{ type: 'error', message: outcome.message }, cost(TAIL_STAGE.error), usage, { type: 'done' }],
+      events: [{ type: 'error', message: outcome.message }, cost(TAIL_STAGES.error), usage, { type: 'done' }],
     };
   }
   const stopped = outcome.kind !== 'done';
@@ -69,7 +68,7 @@ export function terminalDecision(input: TailInput): TerminalDecision {
   const status: TerminalStatus =
     outcome.kind === 'deadline' ? 'interrupted' : outcome.kind === 'done' ? 'done' : outcome.kind;
   const stage =
-    outcome.kind === 'deadline' ? TAIL_STAGE.interrupted : TAIL_STAGE[outcome.kind];
+    outcome.kind === 'deadline' ? TAIL_STAGES.interrupted : TAIL_STAGES[outcome.kind];
   return {
     status,
     stopReason: outcome.kind === 'deadline' ? 'deadline' : null,

@@ -1,6 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import { LeaseLostError, type Config, type FetcherPort, type FilterPort, type LeadfinderMetrics, type Logger, type RunDoc, type RunLease, type StopFlags, type WorkItem } from '@leadfinder/platform';
-import { microsToUsdDisplay, microsToUsdNumber, type RunEvent, type RunEventBody } from '@leadfinder/wire';
+import { describeWhere, formatWhere, microsToUsdDisplay, microsToUsdNumber, WHERE_DONE, type RunEvent, type RunEventBody, type Where } from '@leadfinder/wire';
 import { RunEmitter } from '../activities/emitter.js';
 import { ResearchActivities, type ResearchTimeouts } from '../activities/research.js';
 import type { SettlementDeps } from '../activities/settlement.js';
@@ -9,7 +9,6 @@ import { countFetchOutcomes, markRunEnd, StageTrace, type RunEnding } from '../a
 import { SpendMeter, spendCapMicrousd, type Prices } from '../pipeline/pricing.js';
 import { RunState } from '../pipeline/run-state.js';
 import { terminalDecision, type RunOutcome } from '../pipeline/tail.js';
-import { describeWhere, WHERE_DONE } from '../pipeline/where.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { CoordinatorShutdownError, decideEnd, errorDetail, type EndDecision } from './run-end.js';
 import { RunSignals } from './signals.js';
@@ -164,12 +163,13 @@ export class RunSession {
   }
 
   /** A new step: checkpoint, then `where` and spend persisted and announced by a `status` event. */
-  async enter(where: string): Promise<void> {
+  async enter(where: Where): Promise<void> {
     this.checkpoint();
     this.stages.enter(where);
-    this.state.moveTo(where);
-    await this.persist({ where, spendMicrousd: this.meter.spendMicrousd });
-    await this.emit({ type: 'status', where, message: describeWhere(where) });
+    const text = formatWhere(where);
+    this.state.moveTo(text);
+    await this.persist({ where: text, spendMicrousd: this.meter.spendMicrousd });
+    await this.emit({ type: 'status', where: text, message: describeWhere(where) });
   }
 
   /**
@@ -252,7 +252,7 @@ export class RunSession {
     // Terminal (fenced by the lease) and settled in one step; a failed settle is left to billing.reconcile().
     const finished = await deps.billing.endRun(run, this.keeper.lease, {
       status: decision.status,
-      where: outcome.kind === 'done' ? WHERE_DONE : state.where,
+      where: outcome.kind === 'done' ? formatWhere(WHERE_DONE) : state.where,
       spendMicrousd: meter.spendMicrousd,
       chargeMicrousd: charge,
       usdDisplay: microsToUsdDisplay(charge),
