@@ -117,6 +117,11 @@ spec:
               containerPort: {{ $ports.grpc }}
               protocol: TCP
             {{- end }}
+            {{- if $root.Values.metrics.enabled }}
+            - name: metrics
+              containerPort: {{ $root.Values.metrics.port }}
+              protocol: TCP
+            {{- end }}
           envFrom:
             - configMapRef:
                 name: {{ $fullname }}-config
@@ -146,6 +151,11 @@ spec:
             {{- end }}
             - name: OTEL_SERVICE_NAME
               value: leadfinder-{{ $role }}
+            {{- if $root.Values.metrics.enabled }}
+            # Prometheus metrics on a listener of their own (templates/metrics.yaml); no Ingress routes to it.
+            - name: LEADFINDER_METRICS_PORT
+              value: {{ $root.Values.metrics.port | quote }}
+            {{- end }}
             - name: POD_NAME
               valueFrom:
                 fieldRef:
