@@ -165,11 +165,12 @@ class NatsWorkQueue implements WorkQueue {
     const body = msg.json<WorkMessage>();
     const headers: Record<string, string> = {};
     for (const key of msg.headers?.keys() ?? []) headers[key] = msg.headers!.get(key);
-    // The delivery as a CONSUMER span, child of the publish (the coordinator's `process` span is its
-    // sibling, also parented on the headers); a redelivery says after how many attempts. (It is not
-    // back-dated to the server's store time: server and process clocks need not agree.)
+    // The pull that delivered it, child of the publish: a CLIENT span, as the messaging conventions have
+    // a pull-based `receive`; the CONSUMER span of the delivery is the coordinator's `process`, its
+    // sibling, also parented on the headers. A redelivery says after how many attempts. (Not back-dated
+    // to the server's store time: server and process clocks need not agree.)
     tracer(TRACER).startSpan(`receive ${this.subject}`, {
-      kind: SpanKind.CONSUMER,
+      kind: SpanKind.CLIENT,
       attributes: {
         ...messagingAttributes({ destination: this.subject, operation: 'receive' }),
         'messaging.message.id': String(msg.seq),
