@@ -159,6 +159,9 @@ const PHRASINGS: [query: string, from: string, to: string | null, phrase: string
   ['listed after June 2025', '2025-07-01', null, 'after June 2025'],
   ['after Q2 2025', '2025-07-01', null, 'after Q2 2025'],
   ['from March 3, 2025', '2025-03-03', null, 'from March 3, 2025'],
+  // "from" a year or a decade alone is of that time; from a day it is a start.
+  ['papers from the 1970s', '1970-01-01', '1979-12-31', 'from the 1970s'],
+  ['laureates from 2012', '2012-01-01', '2012-12-31', 'from 2012'],
   ['2023 onwards', '2023-01-01', null, '2023 onwards'],
   ['in 2025 or later', '2025-01-01', null, 'in 2025 or later'],
 ];

@@ -475,7 +475,12 @@ function readAt(text: string, atoms: readonly Atom[], i: number): Reading {
   if (openBefore) return { start, end: a.end + openBefore[0].length, from: new Date(`${OPEN_START}T00:00:00Z`), to: a.to, uses: 1 };
   const to = a.to ?? a.from;
   switch (word) {
-    case 'since': case 'from': case 'starting': case 'starting in': case 'starting from': case 'starting on':
+    // "from 2012" alone is of that time ("papers from the 1970s", "news from March 2025"); from a day it is a
+    // start ("from March 3, 2025"); "from 2012 onwards" and "from 2012 to 2015" are read above.
+    case 'from':
+      if (to.getTime() - a.from.getTime() > 86_400_000) return { start, end: a.end, from: a.from, to, uses: 1 };
+      return { start, end: a.end, from: a.from, to: null, uses: 1 };
+    case 'since': case 'starting': case 'starting in': case 'starting from': case 'starting on':
     case 'beginning': case 'beginning in': case 'beginning on': case 'as of': case 'no earlier than':
       return { start, end: a.end, from: a.from, to: null, uses: 1 };
     case 'after':

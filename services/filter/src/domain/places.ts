@@ -215,9 +215,19 @@ export function placeContains(outer: Place, inner: Place): boolean {
     case 'state':
       return (inner.level === 'state' || inner.level === 'city') && inner.country === outer.country && inner.state === outer.state;
     case 'city':
-      return inner.level === 'city' && inner.country === outer.country && (!outer.state || !inner.state || inner.state === outer.state)
-        && sameCity(outer.name, inner.name);
+      if (inner.level !== 'city' || !sameCity(outer.name, inner.name)) return false;
+      if (inner.country === outer.country) return !outer.state || !inner.state || inner.state === outer.state;
+      // A city name several countries have, none of them as its capital ("Boston", "Cambridge"), was read
+      // as the likeliest of them without knowing which one was meant: any of them matches.
+      return guessedCity(outer.name) && (gazetteer().cities.get(norm(inner.name)) ?? []).some((r) => r.country === inner.country);
   }
+}
+
+/** The gazetteer has the city in several countries and it is no country's capital: reading it alone is a guess. */
+function guessedCity(name: string): boolean {
+  const key = norm(name);
+  const rows = gazetteer().cities.get(key) ?? [];
+  return new Set(rows.map((r) => r.country)).size > 1 && !gazetteer().capitals.has(key);
 }
 
 function sameCity(a: string, b: string): boolean {
@@ -292,6 +302,11 @@ export function resolveLocation(text: string): Place[] {
 const PLACE_CUE = /\b(?:in|based in|from|located in|headquartered in|near|around|out of)\s+((?:the\s+)?\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/giu;
 const NOT_PLACE = /^(Q[1-4]|January|February|March|April|May|June|July|August|September|October|November|December|the|a|an|this|last|next|my|our)$/i;
 
+/** Nouns after which "in X" names a field: prizes, awards, degrees, chairs. */
+const AFTER_FIELD_NOUN = /\b(?:prizes?|awards?|medals?|degrees?|ph\.?d\.?s?|doctorates?|bachelor'?s?|master'?s?|professors?(?:hips?)?|chairs?|fellowships?|laureates?)\s*$/i;
+/** Names of fields of study ("Physics", "Economics", "Biology", "Chemistry"): a capitalised topic, not a town. */
+const FIELD_NAME = /^(?:\p{Lu}\p{Ll}+(?:ics|ology|istry|ography|onomy|ophy)|Medicine|Physiology|Literature|Peace|Engineering|Law|Science|Sciences|Mathematics|Computer Science|Economic Sciences)$/u;
+
 /** Finds a place named after "in/based in/from/…" (the gazetteer's longest match, then a capitalised name). */
 export function findPlace(query: string): { place: Place; start: number; end: number; outside?: boolean } | null {
   // "outside (of) the United States": a place to exclude.
@@ -306,7 +321,13 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
       }
     }
   }
-  for (const m of query.matchAll(PLACE_CUE)) {
+  const cues = new RegExp(PLACE_CUE.source, PLACE_CUE.flags);
+  for (let m = cues.exec(query); m; m = cues.exec(query)) {
+    // Whatever this cue does not yield, the words it took are read again for a later cue ("laureates in
+    // Physics working in Germany").
+    cues.lastIndex = m.index + m[0].length - m[1]!.length;
+    // "the Nobel Prize in Physics", "a degree in Economics": a field after a prize or a degree, not a place.
+    if (AFTER_FIELD_NOUN.test(query.slice(0, m.index))) continue;
     const words = m[1]!.replace(/^the\s+/i, '').split(/\s+/);
     for (let n = Math.min(4, words.length); n >= 1; n--) {
       const candidate = words.slice(0, n).join(' ');
@@ -324,7 +345,7 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
     }
     const named = m[1]!.replace(/^the\s+/i, '');
     const capitalised = /^(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)/u.exec(named);
-    if (capitalised && !NOT_PLACE.test(capitalised[1]!) && !/^(Y Combinator|YC|Winter|Summer|Spring|Fall)\b/.test(capitalised[1]!)) {
+    if (capitalised && !NOT_PLACE.test(capitalised[1]!) && !FIELD_NAME.test(capitalised[1]!) && !/^(Y Combinator|YC|Winter|Summer|Spring|Fall)\b/.test(capitalised[1]!)) {
       const start = m.index;
       const end = m.index + m[0].indexOf(m[1]!) + (m[1]!.length - named.length) + capitalised[1]!.length;
       return { place: { name: capitalised[1]!, level: 'city' }, start, end };

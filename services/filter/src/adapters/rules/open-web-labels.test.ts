@@ -110,3 +110,19 @@ describe('search phrasings', () => {
     for (const q of [...p.queries, ...later.queries]) expect(q).not.toMatch(/paper on neutrinos papers|startups list/);
   });
 });
+
+describe('places in a query', () => {
+  it('"in Physics" after a prize is a field, and a later "in Germany" is still the place', async () => {
+    const paper = await plan('papers that won the 2016 Nobel Prize in Physics');
+    expect(paper.filters.some((f) => f.title.startsWith('Based in'))).toBe(false);
+    const people = await plan('Nobel laureates in Physics working in Germany');
+    expect(people.filters.map((f) => f.title)).toContain('Based in Germany');
+  });
+
+  it('a city name several countries share ("Boston") matches the one a page names with its state', async () => {
+    const page = profile('Lena Ortiz', [fact('Fields', 'Economics'), fact('Institutions', 'Boston University, Boston, MA, United States')]);
+    expect(await outcomes('economists in Boston', page)).toEqual(['yes', 'yes']);
+    const elsewhere = profile('Ivo Marek', [fact('Fields', 'Economics'), fact('Institutions', 'Charles University, Prague, Czech Republic')]);
+    expect(await outcomes('economists in Boston', elsewhere)).toEqual(['yes', 'no']);
+  });
+});
