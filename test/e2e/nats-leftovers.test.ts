@@ -1,0 +1,97 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '@leadfinder/platform';
+import { connectNats, type NatsHandle } from '@leadfinder/platform/nats';
+import { recordSkippedSuite, serverUrl, serversRequired, uniqueName } from '@leadfinder/testkit';
+import { apiClient, createAccount, readEventStream, startNatsServer, startRole, waitUntil } from './distributed-harness.js';
+import type { Proc, RoleProc } from './distributed-harness.js';
+
+/**
+ * Issue 22, item 6: per-run NATS consumers (the edge's event-stream followers) and stop-flag watchers
+ * (the coordinator's, one per run it drives) are gone once their stream closes and their run ends. An
+ * edge and a coordinator on a nats-server of their own (so no other suite's consumers are counted) run
+ * 50 searches, each followed over SSE to its end; afterwards only the coordinators' one shared durable
+ * work consumer remains.
+ */
+const SUITE = 'test/e2e/nats-leftovers.test.ts';
+const ADMIN = 'e2e-admin-token-0123456789abcdefghijkl';
+const RUNS = 50;
+const BATCH = 5;
+
+const mongoUrl = await serverUrl('mongodb');
+const natsBin = process.env.LEADFINDER_TEST_NATS_BIN ?? join(process.env.HOME ?? '/root', 'go', 'bin', 'nats-server');
+const natsAvailable = existsSync(natsBin);
+if (!mongoUrl) recordSkippedSuite(SUITE, 'mongodb');
+if (!natsAvailable) {
+  if (serversRequired()) throw new Error(`nats-server not found at ${natsBin} (set LEADFINDER_TEST_NATS_BIN), but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
+  recordSkippedSuite(SUITE, 'nats');
+}
+
+describe.skipIf(!mongoUrl || !natsAvailable)('NATS after 50 followed runs', () => {
+  const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-nats-leftovers-'));
+  const procs: Proc[] = [];
+  let server: Proc & { url: string };
+  let edge: RoleProc;
+  let nats: NatsHandle;
+
+  beforeAll(async () => {
+    server = await startNatsServer(natsBin, join(tmpRoot, 'jetstream'));
+    procs.push(server);
+    const common = {
+      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_e2e_leftovers'), LEADFINDER_NATS_URL: server.url,
+      LEADFINDER_SESSION_SECRET: 'e2e-leftovers-session-secret-0123456789', LEADFINDER_ADMIN_TOKEN: ADMIN,
+    };
+    const [coordinator, edgeStarted] = await Promise.all([
+      startRole('coordinator', 'coordinator', { ...common, LEADFINDER_LOG_LEVEL: 'info', LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, 'coordinator-')) }),
+      startRole('edge', 'edge', { ...common, LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, 'edge-')) }),
+    ]);
+    procs.push(coordinator, edgeStarted);
+    edge = edgeStarted;
+    nats = await connectNats({ url: server.url, name: 'leftovers-test', logger: silentLogger });
+  }, 120_000);
+
+  afterAll(async () => {
+    await nats?.close();
+    await Promise.allSettled(procs.filter((p) => p !== server).map((p) => p.stop(5000)));
+    await server?.stop(5000);
+    rmSync(tmpRoot, { recursive: true, force: true });
+  });
+
+  async function consumers(): Promise<Record<string, string[]>> {
+    const out: Record<string, string[]> = {};
+    for await (const stream of nats.jsm.streams.list()) {
+      const names: string[] = [];
+      for await (const c of nats.jsm.consumers.list(stream.config.name)) names.push(c.name);
+      out[stream.config.name] = names.sort();
+    }
+    return out;
+  }
+
+  it('leaves only the shared durable work consumer: no event follower, no stop-flag watcher', async () => {
+    const account = await createAccount(edge.url!, ADMIN, 100);
+    const api = apiClient(edge.url!, account.apiKey);
+    const statuses: string[] = [];
+    for (let i = 0; i < RUNS; i += BATCH) {
+      await Promise.all(Array.from({ length: BATCH }, async (_, j) => {
+        const id = await api.start('startups based in Berlin', 1);
+        // Every third run is also asked to stop (often after it ended: the stop path must clean up too).
+        if ((i + j) % 3 === 0) await api.stop(id);
+        const frames = await readEventStream(edge.url!, id, account.apiKey);
+        expect(frames.at(-1)?.event.type).toBe('done');
+        statuses.push((await api.run(id)).status);
+      }));
+    }
+    expect(statuses).toHaveLength(RUNS);
+    expect(statuses.every((s) => s === 'done' || s === 'stopped')).toBe(true);
+
+    // Deletions are asked for as each follow and wait ends; allow the server a moment for the last ones.
+    const left = await waitUntil('per-run consumers to be gone', async () => {
+      const now = await consumers();
+      const perRun = Object.entries(now).flatMap(([stream, names]) => names.filter((n) => !(stream === 'RUN_WORK' && n === 'coordinators')).map((n) => `${stream}/${n}`));
+      return perRun.length === 0 ? now : undefined;
+    }, 10_000).catch(async () => consumers());
+    expect(left).toMatchObject({ RUN_WORK: ['coordinators'], RUN_EVENTS: [], KV_leadfinder_stops: [] });
+  }, 240_000);
+});
