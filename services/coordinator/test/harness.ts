@@ -7,11 +7,13 @@ import { RESERVATION_MICROUSD, type RunEvent } from '@leadfinder/wire';
 import { createCoordinator, type Coordinator, type CoordinatorOptions } from '../src/index.js';
 import { KillSwitch } from './kill-switch.js';
 import { embeddedPorts, type PortsFactory, type ProcessPorts } from './ports.js';
+import { realTime, type TestTime } from './time.js';
 
 /**
  * Real adapters: the embedded store in a temporary data dir, and the event log, work queue and stop
  * flags of `ports` (embedded by default, or JetStream), plus helpers to create accounts and runs.
- * `events`, `work` and `stops` are the submitting side's handles (what the edge would hold).
+ * `events`, `work` and `stops` are the submitting side's handles (what the edge would hold). `time`: how
+ * waits let time pass (real, or fake timers; see time.ts).
  */
 export interface Harness {
   config: Config;
@@ -41,7 +43,7 @@ export interface Replica {
   kill(): Promise<void>;
 }
 
-export async function createHarness(env: Record<string, string> = {}, ports: PortsFactory = embeddedPorts): Promise<Harness> {
+export async function createHarness(env: Record<string, string> = {}, ports: PortsFactory = embeddedPorts, time: TestTime = realTime()): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lf-coordinator-'));
   const config = loadConfig({ LEADFINDER_DATA_DIR: dataDir, LEADFINDER_PRICE_LLM_INPUT_USD_PER_MTOK: '0', LEADFINDER_PRICE_LLM_OUTPUT_USD_PER_MTOK: '0', ...env });
   const logger = silentLogger;
@@ -114,13 +116,16 @@ export async function createHarness(env: Record<string, string> = {}, ports: Por
       return run;
     },
     async waitTerminal(runId, timeoutMs = 10_000) {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        const run = await store.runs.get(runId);
-        if (run && run.status !== 'running' && run.settled) return run;
-        if (Date.now() > until) throw new Error(`run ${runId} not terminal+settled: ${JSON.stringify({ status: run?.status, where: run?.where, settled: run?.settled })}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      let run: RunDoc | null = null;
+      const ended = async () => {
+        run = await store.runs.get(runId);
+        return run !== null && run.status !== 'running' && run.settled;
+      };
+      await time.until(ended, { timeoutMs }).catch(() => {
+        const last = run as RunDoc | null;
+        throw new Error(`run ${runId} not terminal+settled: ${JSON.stringify({ status: last?.status, where: last?.where, settled: last?.settled })}`);
+      });
+      return run!;
     },
     async eventsOf(runId) {
       return (await events.read(runId, 0, 10_000)).map((e) => e.event);

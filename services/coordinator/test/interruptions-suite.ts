@@ -1,28 +1,33 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeResearch } from './fake-research.js';
 import { createHarness, lastCost, tailOf, typesOf, type Harness } from './harness.js';
 import { standardWorld } from './world.js';
 import type { PortsFactory } from './ports.js';
+import { realTime, type TestTime } from './time.js';
 
-/** Stops, the spend ceiling, deadlines and lost coordinators, on the ports that `ports` makes. */
-export function describeInterruptionSuite(label: string, ports: PortsFactory): void {
+/**
+ * Stops, the spend ceiling, deadlines and lost coordinators, on the ports that `ports` makes and on the
+ * time `makeTime` makes (fake timers: leases lapse and deadlines pass in milliseconds; real: end to end).
+ */
+export function describeInterruptionSuite(label: string, ports: PortsFactory, makeTime: () => TestTime = realTime): void {
   describe(label, () => {
     let h: Harness;
+    let time: TestTime;
+    beforeEach(() => {
+      time = makeTime();
+    });
     afterEach(async () => {
-      await h?.close();
+      // Closing lets time pass: the coordinators' grace period, the fake roles' delays.
+      if (h) await time.settle(h.close());
+      time.restore();
     });
 
-    async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-      const until = Date.now() + timeoutMs;
-      while (!(await check())) {
-        if (Date.now() > until) throw new Error('condition not reached');
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    }
+    const newHarness = (env: Record<string, string> = {}) => createHarness(env, ports, time);
+    const waitFor = (check: () => Promise<boolean>, timeoutMs = 5_000) => time.until(check, { timeoutMs });
 
     describe('stopping a run', () => {
       it('makes it terminal within 2 s with final(stopped), cost Stopped, usage, done(stopped) and charges what it spent', async () => {
-        h = await createHarness({}, ports);
+        h = await newHarness();
         // Every port call takes 5 s: only the run's signal can end the one in flight.
         const research = createFakeResearch(standardWorld({ delayMs: 5_000 }));
         await h.coordinator(research.fetcher, research.filter).start();
@@ -45,7 +50,7 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
       });
 
       it('keeps the rows that already passed the funnel in the partial table', async () => {
-        h = await createHarness({}, ports);
+        h = await newHarness();
         const research = createFakeResearch(standardWorld({ laterQueries: { 2: ['q3'] }, hits: { ...standardWorld().hits, q3: [{ url: 'http://slow.test/1', score: 0.9 }] } }));
         // Round 2's search never answers: the stop arrives while it hangs.
         const search = research.fetcher.search.bind(research.fetcher);
@@ -71,7 +76,7 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
 
     describe('the spend ceiling', () => {
       it('never crosses the ceiling: the step that would is not started and the run ends budget_exhausted', async () => {
-        h = await createHarness({ LEADFINDER_SPEND_CEILING_USD: '0.012' }, ports);
+        h = await newHarness({ LEADFINDER_SPEND_CEILING_USD: '0.012' });
         const research = createFakeResearch(standardWorld());
         await h.coordinator(research.fetcher, research.filter).start();
         const run = await h.submit();
@@ -92,10 +97,12 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
 
     describe('the deadline', () => {
       it('ends a run it drives as interrupted with stopReason deadline and the stopped tail with cost Interrupted', async () => {
-        h = await createHarness({}, ports);
+        h = await newHarness();
         const research = createFakeResearch(standardWorld({ delayMs: 5_000 }));
         await h.coordinator(research.fetcher, research.filter).start();
         const run = await h.submit({ deadlineAt: new Date(Date.now() + 400).toISOString() });
+        // Driving (planning) before the deadline passes, so this coordinator is the one that enforces it.
+        await time.until(async () => (await h.store.runs.get(run.id))!.where === 'planning', { passing: false });
         const after = await h.waitTerminal(run.id, 3_000);
         const events = await h.eventsOf(run.id);
         expect(after).toMatchObject({ status: 'interrupted', stopReason: 'deadline', where: 'planning' });
@@ -116,7 +123,7 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
       }
 
       it('the reaper of another coordinator ends a run whose lease lapsed as interrupted, where kept, charged its persisted spend', async () => {
-        h = await createHarness({ LEADFINDER_LEASE_TTL_MS: '1000' }, ports);
+        h = await newHarness({ LEADFINDER_LEASE_TTL_MS: '1000' });
         const run = await abandonedRun(h);
         const research = createFakeResearch(standardWorld());
         await h.coordinator(research.fetcher, research.filter, { reaperIntervalMs: 100 }).start();
@@ -129,11 +136,11 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
       });
 
       it('a redelivered run that someone already started is ended interrupted, never driven again', async () => {
-        h = await createHarness({ LEADFINDER_LEASE_TTL_MS: '1000' }, ports);
+        h = await newHarness({ LEADFINDER_LEASE_TTL_MS: '1000' });
         const run = await abandonedRun(h);
         const research = createFakeResearch(standardWorld());
         await h.coordinator(research.fetcher, research.filter, { reaperIntervalMs: 60_000 }).start();
-        await new Promise((r) => setTimeout(r, 1_050));
+        await time.advance(1_050);
         await h.work.enqueue(run.id, {});
         const after = await h.waitTerminal(run.id, 3_000);
         expect(after).toMatchObject({ status: 'interrupted', where: 'round 1 · extracting', chargeMicrousd: 7_000 });
@@ -141,7 +148,7 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
       });
 
       it('two coordinators given the same run never both drive it', async () => {
-        h = await createHarness({}, ports);
+        h = await newHarness();
         const research = createFakeResearch(standardWorld({ delayMs: 20 }));
         let plans = 0;
         const plan = research.filter.plan.bind(research.filter);
@@ -154,7 +161,7 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
         const run = await h.createRun();
         await Promise.all([h.work.enqueue(run.id, {}), h.work.enqueue(run.id, {})]);
         const after = await h.waitTerminal(run.id);
-        await new Promise((r) => setTimeout(r, 300));
+        await time.advance(300);
         const events = await h.eventsOf(run.id);
         expect(after.status).toBe('done');
         expect(plans).toBe(1);
@@ -163,13 +170,13 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
       });
 
       it('a coordinator that shuts down leaves its run to lapse and another one interrupts it', async () => {
-        h = await createHarness({ LEADFINDER_LEASE_TTL_MS: '1000' }, ports);
+        h = await newHarness({ LEADFINDER_LEASE_TTL_MS: '1000' });
         const research = createFakeResearch(standardWorld({ delayMs: 150 }));
         const first = h.coordinator(research.fetcher, research.filter, { shutdownGraceMs: 100 });
         await first.start();
         const run = await h.submit({ target: 10 });
         await waitFor(async () => (await h.store.runs.get(run.id))!.where.startsWith('round 1'));
-        await first.stop();
+        await time.settle(first.stop());
         const left = (await h.store.runs.get(run.id))!;
         expect(left.status).toBe('running');
         expect(typesOf(await h.eventsOf(run.id))).not.toContain('final');
@@ -184,7 +191,7 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
       });
 
       it('a coordinator killed mid-run (no stop, no more renewals or acks) loses its run to another, which ends it interrupted with where kept and the money settled', async () => {
-        h = await createHarness({ LEADFINDER_LEASE_TTL_MS: '1000' }, ports);
+        h = await newHarness({ LEADFINDER_LEASE_TTL_MS: '1000' });
         const research = createFakeResearch(standardWorld({ delayMs: 150 }));
         const doomed = await h.replica();
         await doomed.coordinator(research.fetcher, research.filter, { reaperIntervalMs: 60_000 }).start();
@@ -195,7 +202,7 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
         });
         await doomed.kill();
         // Writes already on their way when it died may still land; nothing after them.
-        await new Promise((r) => setTimeout(r, 50));
+        await time.advance(50);
         const left = (await h.store.runs.get(run.id))!;
         const before = await h.eventsOf(run.id);
         expect(left).toMatchObject({ status: 'running', started: true, settled: false });
@@ -215,7 +222,7 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
       });
 
       it('a coordinator whose lease renewal is refused stops driving without writing anything more', async () => {
-        h = await createHarness({ LEADFINDER_LEASE_TTL_MS: '1000' }, ports);
+        h = await newHarness({ LEADFINDER_LEASE_TTL_MS: '1000' });
         const research = createFakeResearch(standardWorld({ delayMs: 5_000 }));
         let refuse = false;
         const runs = Object.create(h.store.runs) as typeof h.store.runs;
@@ -233,7 +240,8 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory): v
         const before = (await h.eventsOf(run.id)).length;
         refuse = true;
         // The next renewal (every ttl/3) is refused; the planning call in flight is aborted with it.
-        await new Promise((r) => setTimeout(r, 800));
+        await time.advance(800);
+        await waitFor(async () => abortedWith !== undefined);
         const after = (await h.store.runs.get(run.id))!;
         expect(after).toMatchObject({ status: 'running', where: 'planning', result: null });
         expect(await h.eventsOf(run.id)).toHaveLength(before);

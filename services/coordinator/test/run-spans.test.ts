@@ -5,6 +5,8 @@ import { createInMemoryTelemetry, type InMemoryTelemetry } from '@leadfinder/pla
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeResearch } from './fake-research.js';
 import { createHarness, type Harness } from './harness.js';
+import { embeddedPorts } from './ports.js';
+import { fakeTime, type TestTime } from './time.js';
 import { standardWorld } from './world.js';
 
 /**
@@ -14,27 +16,31 @@ import { standardWorld } from './world.js';
  */
 describe('run and stage spans', () => {
   let telemetry: InMemoryTelemetry;
-  let h: Harness;
+  let time: TestTime;
+  let h: Harness | undefined;
   beforeEach(() => {
     telemetry = createInMemoryTelemetry();
+    time = fakeTime();
   });
   afterEach(async () => {
-    await h?.close();
+    if (h) await time.settle(h.close());
+    h = undefined;
+    time.restore();
     await telemetry.shutdown();
   });
 
+  async function started(env: Record<string, string> = {}): Promise<Harness> {
+    h = await createHarness(env, embeddedPorts, time);
+    return h;
+  }
+
   async function spansOf(runId: string): Promise<{ run: ReadableSpan; stages: ReadableSpan[] }> {
-    for (let i = 0; i < 200; i += 1) {
-      const spans = telemetry.spans();
-      const run = spans.find((s) => s.name === 'leadfinder.run' && s.attributes['leadfinder.run_id'] === runId);
-      if (run) {
-        const traceId = run.spanContext().traceId;
-        const stages = spans.filter((s) => s.spanContext().traceId === traceId && s.attributes['leadfinder.stage'] !== undefined);
-        return { run, stages };
-      }
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`no run span for ${runId}`);
+    const runSpan = () => telemetry.spans().find((s) => s.name === 'leadfinder.run' && s.attributes['leadfinder.run_id'] === runId);
+    await time.until(() => runSpan() !== undefined, { what: `the run span of ${runId}` });
+    const run = runSpan()!;
+    const traceId = run.spanContext().traceId;
+    const stages = telemetry.spans().filter((s) => s.spanContext().traceId === traceId && s.attributes['leadfinder.stage'] !== undefined);
+    return { run, stages };
   }
 
   /** A research whose plan call only ends when the run signal ends it. */
@@ -48,11 +54,6 @@ describe('run and stage spans', () => {
     return { research, isPlanning: () => planning };
   }
 
-  async function until(check: () => boolean): Promise<void> {
-    for (let i = 0; i < 500 && !check(); i += 1) await new Promise((r) => setTimeout(r, 5));
-    if (!check()) throw new Error('condition not reached');
-  }
-
   function expectNoErrors(spans: readonly ReadableSpan[]): void {
     for (const span of spans) {
       expect({ name: span.name, status: span.status.code }).toEqual({ name: span.name, status: SpanStatusCode.UNSET });
@@ -61,7 +62,7 @@ describe('run and stage spans', () => {
   }
 
   it('a finished run says done and has no error', async () => {
-    h = await createHarness();
+    const h = await started();
     const research = createFakeResearch(standardWorld());
     await h.coordinator(research.fetcher, research.filter).start();
     const run = await h.submit();
@@ -73,11 +74,11 @@ describe('run and stage spans', () => {
   });
 
   it('a stopped run is no error: the run span and the stage it stopped in carry end_reason stopped', async () => {
-    h = await createHarness();
+    const h = await started();
     const { research, isPlanning } = hangingPlan();
     await h.coordinator(research.fetcher, research.filter).start();
     const run = await h.submit();
-    await until(isPlanning);
+    await time.until(isPlanning);
     await h.stops.raise(run.id);
     expect((await h.waitTerminal(run.id)).status).toBe('stopped');
     const { run: runSpan, stages } = await spansOf(run.id);
@@ -87,7 +88,7 @@ describe('run and stage spans', () => {
   });
 
   it('a run out of budget is no error: end_reason budget_exhausted', async () => {
-    h = await createHarness({ LEADFINDER_SPEND_CEILING_USD: '0.012' });
+    const h = await started({ LEADFINDER_SPEND_CEILING_USD: '0.012' });
     const research = createFakeResearch(standardWorld());
     await h.coordinator(research.fetcher, research.filter).start();
     const run = await h.submit();
@@ -99,10 +100,12 @@ describe('run and stage spans', () => {
   });
 
   it('a run past its deadline is no error: end_reason deadline', async () => {
-    h = await createHarness();
+    const h = await started();
     const { research } = hangingPlan();
     await h.coordinator(research.fetcher, research.filter).start();
     const run = await h.submit({ deadlineAt: new Date(Date.now() + 400).toISOString() });
+    // Driving (planning) before the deadline passes, so the drive itself enforces it.
+    await time.until(async () => (await h.store.runs.get(run.id))!.where === 'planning', { passing: false });
     expect(await h.waitTerminal(run.id)).toMatchObject({ status: 'interrupted', stopReason: 'deadline' });
     const { run: runSpan, stages } = await spansOf(run.id);
     expect(runSpan.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'deadline' });
@@ -111,7 +114,7 @@ describe('run and stage spans', () => {
   });
 
   it('a failed run marks the run span and the stage it failed in as errors, with the reason', async () => {
-    h = await createHarness();
+    const h = await started();
     const research = createFakeResearch(standardWorld({ failures: { verify: new InternalError('the reasoner broke') } }));
     await h.coordinator(research.fetcher, research.filter).start();
     const run = await h.submit();
