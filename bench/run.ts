@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only post,get,sse,stop,extract,e2e,cost,eventlog] [-- --quick]`
+ * `npm run bench [-- --only post,get,sse,stop,extract,e2e,cost,eventlog,account,coord] [-- --quick]`
  *
  * Runs each figure module in turn (one failing does not stop the others), prints one Markdown table with
  * each figure beside its goal, and writes bench/results.json with the machine it ran on. Distributed rows
@@ -24,6 +24,7 @@ const FIGURES: Record<string, { title: string; load: () => Promise<Figure> }> = 
   e2e: { title: 'end to end', load: async () => (await import('./figures/end-to-end.js')).endToEnd },
   cost: { title: 'cost per row', load: async () => (await import('./figures/cost-per-row.js')).costPerRow },
   eventlog: { title: 'event log', load: async () => (await import('./figures/event-log.js')).eventLog },
+  account: { title: 'POST /v1/searches, busy account', load: async () => (await import('./figures/one-account.js')).oneAccount },
 };
 
 async function main(): Promise<void> {

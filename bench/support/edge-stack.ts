@@ -19,19 +19,37 @@ export interface EdgeStack {
   url: string;
   events: EventLog;
   store: Store;
+  /** Distributed only: time spent per MongoDB command (name and collection) since the last call, then reset. */
+  storeStats(): StoreCommandStats[];
   close(): Promise<void>;
+}
+
+export interface StoreCommandStats {
+  /** e.g. `insert account_revisions`, `find account_holds`. */
+  command: string;
+  count: number;
+  totalMs: number;
+  p50Ms: number;
+  p99Ms: number;
 }
 
 export interface EdgeStackOptions {
   config: Config;
   dataDir: string;
   distributed: { natsUrl: string; mongoUrl: string } | null;
+  /**
+   * Several edges on one database and one set of streams (distributed only): the same `suffix` names
+   * them; only the `owner` deletes them on close.
+   */
+  shared?: { suffix: string; owner: boolean };
 }
 
 export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeStack> {
   const { config } = options;
   const logger = silentLogger;
-  const suffix = randomBytes(4).toString('hex');
+  const suffix = options.shared?.suffix ?? randomBytes(4).toString('hex');
+  const owner = options.shared?.owner ?? true;
+  const durations = new Map<string, number[]>();
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const step of closers) await step().catch((error: unknown) => console.error(`bench: cleanup step failed: ${String(error)}`));
@@ -43,10 +61,19 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
     let stops: StopFlags;
     if (options.distributed) {
       const dbName = `bench_${suffix}`;
-      store = await createMongoStore({ url: options.distributed.mongoUrl, dbName, logger });
+      const started = new Map<number, string>();
+      store = await createMongoStore({
+        url: options.distributed.mongoUrl, dbName, logger,
+        onCommand: ({ name, requestId, collection }) => started.set(requestId, `${name} ${collection}`),
+        onCommandDone: ({ requestId, durationMs }) => {
+          const command = started.get(requestId);
+          started.delete(requestId);
+          if (command) durations.set(command, [...(durations.get(command) ?? []), durationMs]);
+        },
+      });
       closers.push(async () => {
         await store.close();
-        await dropMongoDatabase(options.distributed!.mongoUrl, dbName);
+        if (owner) await dropMongoDatabase(options.distributed!.mongoUrl, dbName);
       });
       const nats: NatsHandle = await connectNats({ url: options.distributed.natsUrl, name: `leadfinder-bench-${suffix}`, logger });
       const names = {
@@ -54,8 +81,10 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
         work: `BENCH_WORK_${suffix}`, subject: `bench_${suffix}.work`, durable: `bench_${suffix}`, bucket: `bench_stops_${suffix}`,
       };
       closers.unshift(async () => {
-        for (const stream of [names.events, names.work, `KV_${names.bucket}`]) {
-          await nats.jsm.streams.delete(stream).catch(() => false);
+        if (owner) {
+          for (const stream of [names.events, names.work, `KV_${names.bucket}`]) {
+            await nats.jsm.streams.delete(stream).catch(() => false);
+          }
         }
         await nats.close();
       });
@@ -82,7 +111,16 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
     closers.unshift(() => app.close());
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    return { url: `http://127.0.0.1:${port}`, events, store, close };
+    const storeStats = (): StoreCommandStats[] => {
+      const stats = [...durations].map(([command, list]) => {
+        const sorted = [...list].sort((a, b) => a - b);
+        const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+        return { command, count: list.length, totalMs: Math.round(list.reduce((n, d) => n + d, 0)), p50Ms: at(0.5), p99Ms: at(0.99) };
+      });
+      durations.clear();
+      return stats.sort((a, b) => b.totalMs - a.totalMs);
+    };
+    return { url: `http://127.0.0.1:${port}`, events, store, storeStats, close };
   } catch (error) {
     await close();
     throw error;

@@ -19,6 +19,8 @@ export interface HostSpec {
   adminToken: string;
   /** Extra environment for loadConfig (e.g. corpus settings). */
   env?: Record<string, string>;
+  /** Edge only: share one database and one set of streams with other edge hosts (see edge-stack.ts). */
+  shared?: { suffix: string; owner: boolean };
 }
 
 type Command = { id: number; cmd: string; args?: Record<string, unknown> };
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const { url, events, close } = system;
+  const { url, events, storeStats, close } = system;
 
   let stopping: Promise<void> | null = null;
   const shutdown = () => {
@@ -64,7 +66,7 @@ async function main(): Promise<void> {
   process.on('message', (message: Command) => {
     void (async () => {
       try {
-        const result = await handle(message, events);
+        const result = message.cmd === 'storeStats' ? storeStats() : await handle(message, events);
         if (message.cmd === 'stop') {
           await shutdown();
           send({ id: message.id, ok: true, result });
@@ -83,18 +85,20 @@ interface System {
   url: string;
   /** Direct event-log access (edge host only). */
   events: EventLog | null;
+  /** Time per MongoDB command since the last call (distributed edge host only). */
+  storeStats(): unknown;
   close(): Promise<void>;
 }
 
 async function startSystem(spec: HostSpec, config: Config, dataDir: string): Promise<System> {
   if (spec.kind === 'edge') {
-    const stack = await startEdgeStack({ config, dataDir, distributed: spec.distributed });
-    return { url: stack.url, events: stack.events, close: stack.close };
+    const stack = await startEdgeStack({ config, dataDir, distributed: spec.distributed, ...(spec.shared ? { shared: spec.shared } : {}) });
+    return { url: stack.url, events: stack.events, storeStats: stack.storeStats, close: stack.close };
   }
   // The CLI package has no index yet; this is the composition `npm start` runs.
   const { startService } = await import('@leadfinder/cli');
   const service = await startService(config, 'all', silentLogger);
-  return { url: service.url!, events: null, close: service.stop };
+  return { url: service.url!, events: null, storeStats: () => [], close: service.stop };
 }
 
 async function handle(message: Command, events: EventLog | null): Promise<unknown> {

@@ -36,8 +36,10 @@ export interface PacedOptions {
   maxBacklogS?: number;
 }
 
-export async function pacedLoad(origin: string, requests: readonly PacedRequest[], rate: number, seconds: number, options: PacedOptions = {}): Promise<PacedResult> {
-  const pool = new Pool(origin, { connections: options.connections ?? 32, pipelining: 1 });
+/** `origin`: one server, or several taking turns (request i goes to origin i mod n, e.g. two edges). */
+export async function pacedLoad(origin: string | readonly string[], requests: readonly PacedRequest[], rate: number, seconds: number, options: PacedOptions = {}): Promise<PacedResult> {
+  const origins = typeof origin === 'string' ? [origin] : origin;
+  const pools = origins.map((o) => new Pool(o, { connections: Math.ceil((options.connections ?? 32) / origins.length), pipelining: 1 }));
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxBacklog = Math.max(1, Math.round(rate * (options.maxBacklogS ?? 3)));
   let outstanding = 0;
@@ -61,6 +63,7 @@ export async function pacedLoad(origin: string, requests: readonly PacedRequest[
       }
       maxLag = Math.max(maxLag, performance.now() - due);
       const req = requests[i % requests.length]!;
+      const pool = pools[i % pools.length]!;
       outstanding++;
       inflight.push((async () => {
         const signal = AbortSignal.timeout(timeoutMs);
@@ -79,7 +82,7 @@ export async function pacedLoad(origin: string, requests: readonly PacedRequest[
     }
     await Promise.all(inflight);
   } finally {
-    await pool.close();
+    await Promise.all(pools.map((p) => p.close()));
   }
   return { rate, seconds, requests: total - abandoned, latencyMs: summarize(latencies), statuses, maxLagMs: maxLag, abandoned };
 }

@@ -2,8 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { UnavailableError } from '../../errors.js';
 import type { AccountDoc } from '../../ports/store.js';
 import type { HoldState } from '../../store/transitions.js';
-import { isDuplicateKey } from './versioned.js';
-import { Compactor, lastExisting } from './revision-chain.js';
+import { Compactor, InsertBatcher, lastExisting } from './revision-chain.js';
 
 /**
  * The accounts of the MongoDB store, built so that reserve, settle and reading an account cost the same
@@ -104,13 +103,25 @@ export class AccountBook {
   /** Revisions whose operations' records this process has written. */
   private readonly written = new Map<string, number>();
   private readonly queues = new Map<string, Pending[]>();
+  private readonly reading = new Map<string, Promise<Latest>>();
   private readonly compactor: Compactor;
+  /** Concurrent writers' inserts into each collection go out as one write (see InsertBatcher). */
+  private readonly inserts: {
+    revisions: InsertBatcher<AccountRevision>;
+    holds: InsertBatcher<HoldRecord>;
+    settlements: InsertBatcher<SettlementRecord>;
+    topups: InsertBatcher<TopupRecord>;
+  };
 
   constructor(db: Db) {
     this.revisions = db.collection<AccountRevision>('account_revisions');
     this.holds = db.collection<HoldRecord>('account_holds');
     this.settlements = db.collection<SettlementRecord>('account_settlements');
     this.topups = db.collection<TopupRecord>('account_topups');
+    const batcher = <D extends { _id: string }>(col: Collection<D>) => new InsertBatcher<D>((docs) => col.insertMany(docs as never, { ordered: false }));
+    this.inserts = {
+      revisions: batcher(this.revisions), holds: batcher(this.holds), settlements: batcher(this.settlements), topups: batcher(this.topups),
+    };
     this.compactor = new Compactor((ids) =>
       this.revisions.updateMany({ _id: { $in: ids } }, { $unset: { state: '', carry: '' }, $set: { compacted: true } }));
   }
@@ -143,12 +154,7 @@ export class AccountBook {
 
   /** Create revision 1; false when the id exists or existed (a deleted account keeps its chain). */
   async create(doc: AccountDoc): Promise<boolean> {
-    try {
-      await this.insertRevision({ _id: revisionId(doc.id, 1), acct: doc.id, v: 1, state: doc, carry: [] });
-    } catch (e) {
-      if (isDuplicateKey(e)) return false;
-      throw e;
-    }
+    if (!(await this.inserts.revisions.insert({ _id: revisionId(doc.id, 1), acct: doc.id, v: 1, state: doc, carry: [] }))) return false;
     this.latest.set(doc.id, { v: 1, state: doc, carry: [] });
     return true;
   }
@@ -242,10 +248,7 @@ export class AccountBook {
         carry = [];
       }
       carry.push(...ops.map((op) => ({ ...op, v })));
-      try {
-        await this.insertRevision({ _id: revisionId(acct, v), acct, v, state: view.state, carry });
-      } catch (e) {
-        if (!isDuplicateKey(e)) throw e;
+      if (!(await this.inserts.revisions.insert({ _id: revisionId(acct, v), acct, v, state: view.state, carry }))) {
         // Another process committed v first: read its revision and decide again (jittered back-off
         // after the first loss, which is usually just a stale cache).
         if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * Math.min(20, 2 ** attempt)));
@@ -267,8 +270,24 @@ export class AccountBook {
     throw new UnavailableError('mongodb', `too much contention updating account ${acct}`);
   }
 
-  /** The latest revision, rolled forward from this process's last sight of the account by `_id` probes. */
+  /**
+   * The latest revision. Concurrent reads of one account share one lookup; each caller then takes the
+   * newer of what it found and what this process has committed since, so a caller always sees its own
+   * writes.
+   */
   private async read(acct: string): Promise<Latest> {
+    let reading = this.reading.get(acct);
+    if (!reading) {
+      reading = this.lookup(acct).finally(() => this.reading.delete(acct));
+      this.reading.set(acct, reading);
+    }
+    const found = await reading;
+    const known = this.latest.get(acct);
+    return known && known.v > found.v ? known : found;
+  }
+
+  /** The latest revision, rolled forward from this process's last sight of the account by `_id` probes. */
+  private async lookup(acct: string): Promise<Latest> {
     const known = this.latest.get(acct);
     let from = known?.v ?? 0;
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -296,9 +315,6 @@ export class AccountBook {
     return this.revisions.findOne({ _id: id });
   }
 
-  private async insertRevision(rev: AccountRevision): Promise<void> {
-    await this.revisions.insertOne(rev);
-  }
 
   private async holdRecords(acct: string, runs: string[]): Promise<Map<string, HoldState>> {
     const states = new Map<string, HoldState>();
@@ -332,19 +348,10 @@ export class AccountBook {
       if (op.t === 'settle') settlements.push({ _id: recordId(acct, op.run), acct, run: op.run, micros: op.micros, charge: op.charge });
       if (op.t === 'topup') topups.push({ _id: recordId(acct, op.key), acct, key: op.key });
     }
-    const insertAll = async <T extends { _id: string }>(col: Collection<T>, docs: T[]) => {
-      if (docs.length === 0) return;
-      try {
-        await col.insertMany(docs as never, { ordered: false });
-      } catch (e) {
-        const errors = (e as { writeErrors?: unknown[] | unknown }).writeErrors;
-        const list = Array.isArray(errors) ? errors : errors ? [errors] : [e];
-        if (!list.every((w) => isDuplicateKey(w) || (w as { code?: number }).code === 11000 || (w as { err?: { code?: number } }).err?.code === 11000)) throw e;
-      }
-    };
+    const insertAll = <D extends { _id: string }>(batcher: InsertBatcher<D>, docs: D[]) => Promise.all(docs.map((d) => batcher.insert(d)));
     // Holds before settlements: a settlement record then always has its hold's record (lookups rely on it).
-    await Promise.all([insertAll(this.holds, holds), insertAll(this.topups, topups)]);
-    await insertAll(this.settlements, settlements);
+    await Promise.all([insertAll(this.inserts.holds, holds), insertAll(this.inserts.topups, topups)]);
+    await insertAll(this.inserts.settlements, settlements);
   }
 
   private isWritten(acct: string, v: number): boolean {

@@ -104,3 +104,56 @@ export class Compactor {
     this.closed = true;
   }
 }
+
+interface QueuedInsert<T> {
+  doc: T;
+  resolve(inserted: boolean): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit for inserts into one collection: inserts queued while a write is in flight go out
+ * together as one unordered `insertMany`. Each caller learns whether its document was inserted (false:
+ * its `_id` existed). FerretDB on SQLite commits writes one at a time, so under load one write for many
+ * documents is what keeps up (the embedded journal batches its appends the same way).
+ */
+export class InsertBatcher<T extends { _id: string }> {
+  private queue: QueuedInsert<T>[] = [];
+  private flushing: Promise<void> | null = null;
+
+  constructor(private readonly insertMany: (docs: T[]) => Promise<unknown>, private readonly maxBatch = 500) {}
+
+  insert(doc: T): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.queue.push({ doc, resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      const failed = new Map<number, { code?: number }>();
+      let fatal: unknown = null;
+      try {
+        await this.insertMany(batch.map((b) => b.doc));
+      } catch (e) {
+        const errors = (e as { writeErrors?: unknown }).writeErrors;
+        const list = (Array.isArray(errors) ? errors : errors ? [errors] : []) as { index?: number; code?: number; err?: { index?: number; code?: number } }[];
+        if (list.length === 0) fatal = e;
+        for (const w of list) {
+          const index = w.index ?? w.err?.index;
+          if (index !== undefined) failed.set(index, { code: w.code ?? w.err?.code });
+        }
+      }
+      batch.forEach((b, i) => {
+        const error = failed.get(i);
+        if (fatal) b.reject(fatal);
+        else if (!error) b.resolve(true);
+        else if (error.code === 11000) b.resolve(false);
+        else b.reject(Object.assign(new Error(`insert failed with code ${error.code}`), { code: error.code }));
+      });
+    }
+    this.flushing = null;
+  }
+}

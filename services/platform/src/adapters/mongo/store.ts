@@ -9,14 +9,17 @@ import {
   decideReserveHold, fencedRunOps, newAccount, runIs, toAccountDoc,
 } from '../../store/transitions.js';
 import { AccountBook } from './account-book.js';
+import { InsertBatcher } from './revision-chain.js';
 import { RunLeases } from './run-leases.js';
 import { conflictError, isDuplicateKey, VersionedCollection } from './versioned.js';
 
 export interface MongoStoreOptions {
   /** mongodb:// URL of a MongoDB or FerretDB server. */
   url: string;
-  /** Called with each command sent to the server (tests count round trips and bytes with it). */
-  onCommand?: (command: { name: string; bytes: number; text: string }) => void;
+  /** Called with each command sent to the server (tests count round trips and bytes, bench/ times writes). */
+  onCommand?: (command: { name: string; collection: string; requestId: number; bytes: number; text: string }) => void;
+  /** Called when a command has been answered (or failed), with the same requestId. */
+  onCommandDone?: (command: { requestId: number; durationMs: number; failed: boolean }) => void;
   dbName: string;
   logger: Logger;
   /** @default 5000 */
@@ -38,14 +41,19 @@ const toRunDoc = ({ insertedSeq: _seq, ...run }: RunRecord): RunDoc => run;
 export async function createMongoStore(options: MongoStoreOptions): Promise<Store> {
   const client = new MongoClient(options.url, {
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000,
-    ...(options.onCommand ? { monitorCommands: true } : {}),
+    ...(options.onCommand || options.onCommandDone ? { monitorCommands: true } : {}),
   });
-  const onCommand = options.onCommand;
+  const { onCommand, onCommandDone } = options;
   if (onCommand) {
     client.on('commandStarted', (e) => {
       const text = JSON.stringify(e.command);
-      onCommand({ name: e.commandName, bytes: text.length, text });
+      const collection = String((e.command as Record<string, unknown>)[e.commandName] ?? '');
+      onCommand({ name: e.commandName, collection, requestId: e.requestId, bytes: text.length, text });
     });
+  }
+  if (onCommandDone) {
+    client.on('commandSucceeded', (e) => onCommandDone({ requestId: e.requestId, durationMs: e.duration, failed: false }));
+    client.on('commandFailed', (e) => onCommandDone({ requestId: e.requestId, durationMs: e.duration, failed: true }));
   }
   try {
     await client.connect();
@@ -183,16 +191,9 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     listHolds: (id) => book.listHolds(id),
   };
 
+  const ledgerInserts = new InsertBatcher<LedgerEntry & { _id: string }>((docs) => ledgerCol.insertMany(docs, { ordered: false }));
   const ledger: Ledger = {
-    async append(entry) {
-      try {
-        await ledgerCol.insertOne({ _id: entry.key, ...entry });
-        return true;
-      } catch (e) {
-        if (isDuplicateKey(e)) return false;
-        throw e;
-      }
-    },
+    append: (entry) => ledgerInserts.insert({ _id: entry.key, ...entry }),
     list: async (accountId) =>
       (await ledgerCol.find({ accountId }).sort({ at: 1, _id: 1 }).toArray()).map(({ _id, ...e }) => e),
   };

@@ -1,6 +1,6 @@
 import type { Collection, Db, Document, Filter, Sort } from 'mongodb';
 import { LeadfinderError, UnavailableError } from '../../errors.js';
-import { Compactor, lastExisting } from './revision-chain.js';
+import { Compactor, InsertBatcher, lastExisting } from './revision-chain.js';
 
 /**
  * A collection of documents whose every change is committed by inserting an immutable revision
@@ -53,28 +53,25 @@ export class VersionedCollection<T extends { id: string }> {
   /** The latest revision seen of recent documents (a hint: every write verifies it by insert). */
   private readonly seen = new Map<string, Current<T>>();
   private readonly compactor: Compactor;
+  /** Revision and head inserts of concurrent callers go out as one write each (see InsertBatcher). */
+  private readonly revisionInserts: InsertBatcher<Revision<T>>;
+  private readonly headInserts: InsertBatcher<Head>;
 
   constructor(db: Db, name: string, private readonly options: VersionedOptions<T> = {}) {
     this.heads = db.collection<Head>(name);
     this.revisions = db.collection<Revision<T>>(`${name}_revisions`);
+    this.revisionInserts = new InsertBatcher((docs) => this.revisions.insertMany(docs as never, { ordered: false }));
+    this.headInserts = new InsertBatcher((docs) => this.heads.insertMany(docs, { ordered: false }));
     this.compactor = new Compactor((ids) =>
       this.revisions.updateMany({ _id: { $in: ids } }, { $unset: { doc: '' }, $set: { compacted: true } } as never));
   }
 
   async create(doc: T): Promise<boolean> {
-    try {
-      await this.revisions.insertOne({ _id: `${doc.id}:1`, v: 1, doc });
-    } catch (e) {
-      if (isDuplicateKey(e)) return false;
-      throw e;
-    }
+    if (!(await this.revisionInserts.insert({ _id: `${doc.id}:1`, v: 1, doc }))) return false;
     this.remember(doc.id, { v: 1, doc });
     // Unlike later head writes this one must land: queries only see documents that have a head. An
     // insert, not an upsert: on FerretDB an upsert scans the collection.
-    try {
-      await this.heads.insertOne({ ...doc, _id: doc.id, _v: 1 });
-    } catch (e) {
-      if (!isDuplicateKey(e)) throw e;
+    if (!(await this.headInserts.insert({ ...doc, _id: doc.id, _v: 1 }))) {
       await this.heads.replaceOne({ _id: doc.id }, { ...doc, _id: doc.id, _v: 1 }, { upsert: true });
     }
     return true;
@@ -127,10 +124,7 @@ export class VersionedCollection<T extends { id: string }> {
       const { next, out } = decide(cur.doc);
       if (next === undefined) return out;
       const v = cur.v + 1;
-      try {
-        await this.revisions.insertOne({ _id: `${id}:${v}`, v, doc: next });
-      } catch (e) {
-        if (!isDuplicateKey(e)) throw e;
+      if (!(await this.revisionInserts.insert({ _id: `${id}:${v}`, v, doc: next }))) {
         // Another process committed v first: back off briefly (jittered) and decide again on its result.
         if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
         continue;
