@@ -1,15 +1,16 @@
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_TOKEN, bearer, startHarness } from '../../test/harness.js';
 import type { Harness } from '../../test/harness.js';
 
 /** Event streams over a real listener: how many one account may hold, and when they end on their own. */
 let h: Harness;
 let base: string;
+const KEEPALIVE_MS = 50;
 beforeAll(async () => {
-  h = await startHarness({ sseKeepaliveMs: 50, env: { LEADFINDER_STREAMS_PER_ACCOUNT: '2', LEADFINDER_KEYS_PER_ACCOUNT: '3' } });
+  h = await startHarness({ sseKeepaliveMs: KEEPALIVE_MS, env: { LEADFINDER_STREAMS_PER_ACCOUNT: '2', LEADFINDER_KEYS_PER_ACCOUNT: '3' } });
   await h.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
 });
@@ -56,6 +57,26 @@ function openStream(runId: string, token: string): Promise<OpenStream> {
   });
 }
 
+const realPause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Keepalives on fake intervals (the stream's only timer): `fn` runs with `keepalives(n)` letting n ticks
+ * pass, each given a moment of real time for its credential check, so no test waits for real ticks.
+ */
+async function withFakeKeepalives(fn: (keepalives: (n: number) => Promise<void>) => Promise<void>): Promise<void> {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  try {
+    await fn(async (n) => {
+      for (let i = 0; i < n; i += 1) {
+        await vi.advanceTimersByTimeAsync(KEEPALIVE_MS);
+        await realPause(5);
+      }
+    });
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 async function startRun(token: string): Promise<string> {
   const res = await h.app.inject({ method: 'POST', url: '/v1/searches', headers: bearer(token), payload: { q: 'fintech startups' } });
   expect(res.statusCode).toBe(202);
@@ -95,32 +116,36 @@ describe('event stream limits and revocation', () => {
     b.close();
   });
 
-  it('ends a stream at the next keepalive once its key is revoked', async () => {
+  it('ends a stream at the next keepalive once its key is revoked', () => withFakeKeepalives(async (keepalives) => {
     const acct = await h.createAccount(100);
     const extra = await newKey(acct.sessionToken, 'revoked soon');
     const run = await startRun(acct.apiKey);
     const s = await openStream(run, extra.key!);
     expect(s.status).toBe(200);
-    expect(await s.endsWithin(300)).toBe(false);
+    await keepalives(6);
+    expect(await s.endsWithin(0)).toBe(false);
     const revoked = await h.app.inject({ method: 'DELETE', url: `/api/keys/${extra.id}`, headers: bearer(acct.sessionToken) });
     expect(revoked.statusCode).toBe(204);
+    await keepalives(1);
     expect(await s.endsWithin(1_000)).toBe(true);
-  });
+  }));
 
-  it('ends a stream once its account is closed or deleted', async () => {
+  it('ends a stream once its account is closed or deleted', () => withFakeKeepalives(async (keepalives) => {
     for (const action of ['close', 'delete'] as const) {
       const acct = await h.createAccount(100);
       const run = await startRun(acct.apiKey);
       const byKey = await openStream(run, acct.apiKey);
       const bySession = await openStream(run, acct.sessionToken);
-      expect(await byKey.endsWithin(200)).toBe(false);
+      await keepalives(4);
+      expect(await byKey.endsWithin(0)).toBe(false);
       const res = action === 'close'
         ? await h.app.inject({ method: 'POST', url: `/admin/accounts/${acct.id}/close`, headers: bearer(ADMIN_TOKEN) })
         : await h.app.inject({ method: 'DELETE', url: `/admin/accounts/${acct.id}`, headers: bearer(ADMIN_TOKEN) });
       expect(res.statusCode).toBeLessThan(300);
+      await keepalives(1);
       expect([await byKey.endsWithin(1_000), await bySession.endsWithin(1_000)]).toEqual([true, true]);
     }
-  });
+  }));
 });
 
 describe('keys and rate limits per account', () => {
