@@ -30,9 +30,10 @@ export function instrumentWorkQueue(queue: WorkQueue, options: { clock: Clock; m
     advice: { explicitBucketBoundaries: QUEUE_WAIT_BUCKETS_S },
   });
   const redeliveries = m.createCounter('leadfinder.work.redeliveries', { description: 'Run deliveries after the first' });
-  // Exported at zero from the start, so rate() and alerts see the series before the first redelivery.
+  // Exported at zero from the start (as is in_flight below), so panels and alerts have a series before the first event.
   redeliveries.add(0);
   const inFlight = m.createUpDownCounter('leadfinder.runs.in_flight', { description: 'Runs this process holds from the work queue' });
+  inFlight.add(0);
   const heldSince = new Set<{ at: number }>();
   const oldest = m.createObservableGauge('leadfinder.runs.oldest_in_flight_age', {
     description: 'Age of the oldest run this process holds', unit: 's',
