@@ -32,7 +32,7 @@ export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
   professional: [
     'professional', 'people', 'executive', 'cto', 'ceo', 'cfo', 'coo', 'cmo', 'chief', 'founder', 'co-founder',
     'head of', 'director', 'manager', 'vp', 'vice president', 'engineer', 'designer', 'marketer', 'recruiter',
-    'consultant', 'product lead', 'team lead',
+    'consultant', 'product lead', 'team lead', 'person', 'women', 'woman', 'men', 'individual', 'expert', 'leader', 'pioneer',
   ],
   company: [
     'startup', 'start-up', 'company', 'companies', 'firm', 'business', 'scaleup', 'scale-up', 'maker', 'manufacturer',
@@ -40,6 +40,10 @@ export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
     'organization', 'organisation', 'nonprofit', 'non-profit', 'charity', 'ngo',
   ],
 };
+
+/** Person nouns that say no profession: the rest of the query decides which kind of person. */
+const WEAK_PERSON_NOUNS: ReadonlySet<string> = new Set(['people', 'person', 'women', 'woman', 'men', 'individual', 'expert', 'leader', 'pioneer']);
+const RESEARCH_CONTEXT = /\b(?:nobel|research(?:ers?)?|scien(?:ce|tists?)|professors?|universit(?:y|ies)|phd|academi[ac]s?|laureates?)\b/i;
 
 /** Tie-break order when two cues start at the same word. */
 const PRIORITY: EntityType[] = [
@@ -76,6 +80,9 @@ export function detectEntityType(query: string): { type: EntityType; noun: strin
   // "news about …" and "papers on …" name the kind even when a company noun comes later.
   const first = cues[0];
   if (!first) return { type: 'company', noun: null };
+  // "women who won the Nobel prize", "people at Stanford who won a Nobel": a plain person noun with a
+  // research prize or a research word asks for researchers.
+  if (first.type === 'professional' && WEAK_PERSON_NOUNS.has(first.noun) && RESEARCH_CONTEXT.test(query)) return { type: 'researcher', noun: first.noun };
   // "freelance" as an adjective before a profession still means a freelancer.
   return { type: first.type, noun: first.noun };
 }

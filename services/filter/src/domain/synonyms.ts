@@ -15,7 +15,7 @@ interface SynonymEntry {
 const ENTRIES: SynonymEntry[] = [
   { same: ['AI', 'artificial intelligence', 'AI-native'], broader: ['machine learning', 'deep learning', 'generative AI', 'data'] },
   { same: ['machine learning', 'ML'], broader: ['AI', 'artificial intelligence', 'deep learning'] },
-  { same: ['fintech', 'financial technology'], broader: ['payments', 'banking', 'insurtech', 'finance'] },
+  { same: ['fintech', 'financial technology', 'financial services'], broader: ['payments', 'banking', 'insurtech', 'finance'] },
   { same: ['healthtech', 'health tech', 'digital health'], broader: ['medtech', 'health'] },
   { same: ['climate tech', 'climatetech', 'cleantech', 'climate'], broader: ['energy', 'sustainability'] },
   { same: ['cybersecurity', 'cyber security', 'security'] },

@@ -126,3 +126,45 @@ describe('places in a query', () => {
     expect(await outcomes('economists in Boston', elsewhere)).toEqual(['yes', 'no']);
   });
 });
+
+describe('dates a profile gives as facts', () => {
+  it('an award and its year as two facts date the award ("Award: Nobel Prize in Physics", "Year: 2012")', async () => {
+    const page = profile('Serge Haroche', [fact('Fields', 'Physics'), fact('Award', 'Nobel Prize in Physics'), fact('Year', '2012')]);
+    expect(await outcomes('physicists who won the Nobel prize after 2010', page)).toEqual(['yes', 'yes']);
+    expect(await outcomes('physicists who won the Nobel prize before 2000', page)).toEqual(['yes', 'no']);
+  });
+
+  it('a year inside an award or publication value dates it ("Nobel Prize: Physics (2012)", "Published in: Physical Review B, 1973")', async () => {
+    const laureate = profile('Serge Haroche', [fact('Fields', 'Physics'), fact('Nobel Prize', 'Physics (2012)')]);
+    expect(await outcomes('physicists who won the Nobel prize after 2010', laureate)).toEqual(['yes', 'yes']);
+    const paper = profile('Ordering, metastability and phase transitions', [fact('Field', 'Physics'), fact('Published in', 'Physical Review B, 1973')]);
+    expect(await outcomes('physics papers published before 1980', paper)).toEqual(['yes', 'yes']);
+  });
+
+  it('a paper\'s own "Year" or "Date" is when it was published', async () => {
+    const paper = profile('Ordering, metastability and phase transitions', [fact('Field', 'Physics'), fact('Year', '1973')]);
+    expect(await outcomes('physics papers published in the 1970s', paper)).toEqual(['yes', 'yes']);
+    expect(await outcomes('physics papers published after 1990', paper)).toEqual(['yes', 'no']);
+  });
+});
+
+describe('who a query asks for', () => {
+  it('"women who won the Nobel prize" asks for researchers, and a female laureate\'s profile passes', async () => {
+    const p = await plan('women who won the Nobel prize in chemistry');
+    expect(p.entityType).toBe('researcher');
+    const page = profile('Ada Yonath', [fact('Gender', 'Female'), fact('Nobel Prize', 'Chemistry 2009')]);
+    expect(await outcomes('women who won the Nobel prize in chemistry', page)).toEqual(['yes', 'yes']);
+  });
+
+  it('"led to" and "cited for" are no words to find: the event is', async () => {
+    const page = profile('Green fluorescent protein', [fact('Field', 'Chemistry'), fact('Prize', 'Nobel Prize in Chemistry 2008')]);
+    expect(await outcomes('papers that led to a Nobel prize in chemistry', page)).toEqual(['yes', 'yes']);
+  });
+});
+
+describe('forms under other labels', () => {
+  it('"Ownership: Subsidiary of Visa" is acquired, "Stock: NYSE: SQ" is listed', async () => {
+    expect(await outcomes('acquired fintech companies', profile('Plaid', [fact('Sector', 'Fintech'), fact('Ownership', 'Subsidiary of Visa')]))).toEqual(['yes', 'yes']);
+    expect(await outcomes('publicly traded fintech companies', profile('Square', [fact('Sector', 'Fintech'), fact('Stock', 'NYSE: SQ')]))).toEqual(['yes', 'yes']);
+  });
+});

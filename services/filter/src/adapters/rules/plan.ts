@@ -12,7 +12,7 @@ import { stem, tokens } from '../../domain/text.js';
 const EVENT_START = new Set([
   'that', 'which', 'who', 'whose', 'raised', 'raising', 'secured', 'closed', 'launched', 'released', 'published',
   'opened', 'opening', 'founded', 'won', 'received', 'hiring', 'announced', 'acquired', 'speaking', 'presented',
-  'premiered', 'running', 'taking', 'held', 'happening',
+  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded',
 ]);
 const RELATIVE = new Set(['that', 'which', 'who', 'whose', 'have', 'has', 'had', 'recently', 'just', 'were', 'was', 'is', 'are']);
 const DROP = new Set([
@@ -22,6 +22,9 @@ const DROP = new Set([
   'working', 'living', 'operating', 'headquartered', 'winning', 'won', 'award-winning', 'prize-winning',
   // Intensifiers: "fully remote" is checked as "remote".
   'fully', 'entirely', 'completely', 'truly', 'very',
+  // Verbs that link a thing to its event, which pages do not print ("papers that led to a Nobel prize",
+  // "cited for the 2001 prize"): the event itself is what is checked.
+  'led', 'lead', 'leading', 'resulted', 'contributed', 'cited', 'recognized', 'recognised', 'honored', 'honoured',
 ]);
 /** Nouns that only name the kind; the extractor already guarantees the kind, so they are not checked. */
 const GENERIC_NOUNS = new Set(

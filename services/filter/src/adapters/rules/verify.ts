@@ -274,11 +274,11 @@ function verifyOutside(filter: FunnelFilter, target: Place, candidate: Candidate
 
 // ── organisation form ───────────────────────────────────────────────────────────────────────────
 
-const STATUS_LABEL = /status|stage|\btype\b|legal|\bform\b|exit|nonprofit|structure|tags?|categor/i;
+const STATUS_LABEL = /status|stage|\btype\b|legal|\bform\b|exit|nonprofit|structure|tags?|categor|ownership/i;
 const FORM_VALUE: Record<OrgForm, RegExp> = {
   nonprofit: /\bnon-?profit|not[- ]for[- ]profit|501\s?\(c\)|\bcharit|\bngo\b/i,
   public: /^public\b|publicly|\bipo\b|\blisted\b|nasdaq|nyse/i,
-  acquired: /\bacquired\b|\bacquisition\b/i,
+  acquired: /\bacquired\b|\bacquisition\b|\bsubsidiary\b/i,
   inactive: /\binactive\b|defunct|shut ?down|\bclosed\b|\bdead\b|dissolved/i,
   active: /^(active|operating)\b/i,
 };
@@ -305,7 +305,7 @@ function saysOfCandidate(text: string, name: string, at: number): boolean {
  * an acquired one (inferred: a subsidiary may have been founded as one).
  */
 const FORM_LABEL: Partial<Record<OrgForm, { label: RegExp; verification: 'stated' | 'inferred'; why: string }>> = {
-  public: { label: /ticker|traded as|stock (?:symbol|exchange)|^(?:exchange|listed on|listing)$/i, verification: 'stated', why: '' },
+  public: { label: /ticker|traded as|^stock(?: (?:symbol|exchange|listing))?$|^(?:exchange|listed on|listing)$/i, verification: 'stated', why: '' },
   inactive: { label: /dissolution|dissolved|^defunct$|^closed$|shut ?down/i, verification: 'stated', why: '' },
   acquired: { label: /^(?:parent(?: (?:organi[sz]ation|company))?|acquired by|acquirer|owner)$/i, verification: 'inferred', why: ' (a parent organisation is taken to mean it was acquired)' },
 };
@@ -445,14 +445,25 @@ function verifyCohort(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'c
   return unclear(filter, candidate, `no passage names its ${wantBatch ? 'batch' : 'programme'}.`);
 }
 
+/** Labels of facts whose value is a time: a year in them is a date ("Published in: Physical Review B, 1973"). */
+const DATE_LABEL = /\b(?:year|date|dated|when|founded|established|launched|since|published|publication|issued|released|awarded|prize|award|nobel|born|died|started|opened|incorporated)\b/i;
+const YEAR_TOKEN = /(?<![\d,.])((?:1[5-9]|20)\d{2})(?![\d,])/g;
+
 function dateCheck(e: Evidence, range: DateRange): 'in' | 'out' | 'none' {
-  // A fact whose whole value is a year ("Established: 2019") states that year; in a sentence a bare
-  // number is too loose to read as a date.
+  // A fact whose whole value is a year ("Established: 2019") states that year; so does a year in the value
+  // of a fact labelled as a time or an award ("Nobel Prize: Physics (2012)"). In a sentence a bare number
+  // is too loose to read as a date.
   const year = e.fact ? /^\s*((?:1[5-9]|20)\d{2})\s*$/.exec(e.fact.value)?.[1] : undefined;
-  const dates = year ? [{ from: `${year}-01-01`, to: `${year}-12-31` }] : statedDates(e.text);
+  let dates: { from: string; to: string }[] = year ? [{ from: `${year}-01-01`, to: `${year}-12-31` }] : statedDates(e.text);
+  if (dates.length === 0 && e.fact && DATE_LABEL.test(e.fact.label) && e.fact.value.length <= 120) {
+    dates = [...e.fact.value.matchAll(YEAR_TOKEN)].map((m) => ({ from: `${m[1]}-01-01`, to: `${m[1]}-12-31` }));
+  }
   if (dates.length === 0) return 'none';
   return dates.some((d) => withinRange(d, range)) ? 'in' : 'out';
 }
+
+/** A label that gives only when ("Year", "Date", "Prize year"), so the fact beside it on the same profile dates it. */
+const BARE_DATE_LABEL = /^(?:[\p{L} ]{0,20}\s)?(?:year|date)$/iu;
 
 function pageDateIn(page: FetchedPage, range: DateRange): boolean {
   if (!page.publishedAt) return false;
@@ -470,9 +481,22 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
     const w = wordsOf(e);
     return spec.groups.every((g) => groupMatches(w, g));
   });
-  if (matching.length === 0) return fail(filter, candidate, 'no sentence about it mentions this event.');
-  if (!spec.dateRange) return pass(filter, [matching[0]!], 'stated');
-  for (const e of matching) if (dateCheck(e, spec.dateRange) === 'in') return pass(filter, [e], 'stated');
+  // A paper's (a book's, an article's) own profile gives its publication date as "Year" or "Date".
+  const publication = PAGE_DATED_KINDS.has(candidate.entityType) && spec.groups.some((g) => g.includes('published'))
+    ? evidence.filter((e) => e.fact && e.ownFact && /^(?:year|date|pub(?:lication|\.)? ?(?:year|date)?|issued)$/i.test(e.fact.label.trim()))
+    : [];
+  if (matching.length === 0 && publication.length === 0) return fail(filter, candidate, 'no sentence about it mentions this event.');
+  if (!spec.dateRange) return pass(filter, [matching[0] ?? publication[0]!], 'stated');
+  for (const e of [...matching, ...publication]) if (dateCheck(e, spec.dateRange) === 'in') return pass(filter, [e], 'stated');
+  // The event and its date as two facts of one profile ("Award: Nobel Prize in Physics", "Year: 2012").
+  for (const e of matching) {
+    if (!e.fact || !e.ownFact || dateCheck(e, spec.dateRange) !== 'none') continue;
+    const when = evidence.filter((d) => d.fact && d.ownFact && d.page === e.page && d !== e && BARE_DATE_LABEL.test(d.fact.label.trim()));
+    if (when.length !== 1) continue;
+    const check = dateCheck(when[0]!, spec.dateRange);
+    if (check === 'in') return pass(filter, [e, when[0]!], 'stated');
+    if (check === 'out') return fail(filter, candidate, `the event is not dated within ${describe(spec.dateRange)}.`, [e, when[0]!]);
+  }
   // A sentence with no date of its own reports news of the day: the page's date stands in for it.
   for (const e of matching) {
     if (dateCheck(e, spec.dateRange) === 'none' && pageDateIn(e.page, spec.dateRange)) {
