@@ -43,11 +43,12 @@ describe.skipIf(!mongoUrl || !natsAvailable)('NATS after 50 followed runs', () =
       LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_e2e_leftovers'), LEADFINDER_NATS_URL: server.url,
       LEADFINDER_SESSION_SECRET: 'e2e-leftovers-session-secret-0123456789', LEADFINDER_ADMIN_TOKEN: ADMIN,
     };
-    const [coordinator, edgeStarted] = await Promise.all([
-      startRole('coordinator', 'coordinator', { ...common, LEADFINDER_LOG_LEVEL: 'info', LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, 'coordinator-')) }),
-      startRole('edge', 'edge', { ...common, LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, 'edge-')) }),
+    // Each process is recorded as soon as it is up, so afterAll stops it even when the other failed to start.
+    const started = (p: RoleProc) => (procs.push(p), p);
+    const [, edgeStarted] = await Promise.all([
+      startRole('coordinator', 'coordinator', { ...common, LEADFINDER_LOG_LEVEL: 'info', LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, 'coordinator-')) }).then(started),
+      startRole('edge', 'edge', { ...common, LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, 'edge-')) }).then(started),
     ]);
-    procs.push(coordinator, edgeStarted);
     edge = edgeStarted;
     nats = await connectNats({ url: server.url, name: 'leftovers-test', logger: silentLogger });
   }, 120_000);
