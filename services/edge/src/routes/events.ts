@@ -101,10 +101,12 @@ function parseCursor(value: string, loc: string[]): number {
 
 /**
  * A run whose log has no end marker (it ended before markers were written, or the marker could not be
- * appended) is closed by its record: checked this long after its tail was streamed, then at this pace
- * until it is terminal. A run with a marker ends on it first, and its store is not read.
+ * appended) is closed by its record: checked this long after its tail was streamed, then at this pace,
+ * at most UNMARKED_END_CHECKS times (then at each keepalive). A run with a marker ends on it first (the
+ * coordinator appends it a few ms after the tail), and its record is not read.
  */
 const UNMARKED_END_CHECK_MS = 400;
+const UNMARKED_END_CHECKS = 25;
 
 /** The run's tail was streamed: the end marker (or the record, for an unmarked log) follows shortly. */
 function endsTheRun(event: RunEvent): boolean {
@@ -147,7 +149,11 @@ async function stream(
   };
   let unmarkedEnd: NodeJS.Timeout | undefined;
   const expectEnd = () => {
-    unmarkedEnd ??= setInterval(() => void closeIfCaughtUp(), UNMARKED_END_CHECK_MS);
+    let checks = 0;
+    unmarkedEnd ??= setInterval(() => {
+      if (++checks >= UNMARKED_END_CHECKS) clearInterval(unmarkedEnd);
+      void closeIfCaughtUp();
+    }, UNMARKED_END_CHECK_MS);
   };
 
   let ticking = false;
