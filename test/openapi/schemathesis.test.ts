@@ -16,6 +16,7 @@ import type { ServerProcess } from '../support/server-process.js';
 
 const ADMIN = 'schemathesis-admin-token-0123456789abcdef';
 const HOOKS = join(process.cwd(), 'test', 'openapi', 'schemathesis_hooks.py');
+const CONFIG = join(process.cwd(), 'test', 'openapi', 'schemathesis.toml');
 const schemathesis = toolPath('schemathesis');
 if (!schemathesis) recordSkippedSuite('test/openapi/schemathesis.test.ts', 'schemathesis');
 
@@ -36,6 +37,8 @@ describe.skipIf(!schemathesis)('schemathesis against an embedded server', () => 
         // The fuzzer sends hundreds of requests a minute and creates keys: the limits are tested elsewhere.
         LEADFINDER_RATE_LIMIT_PER_MIN: '1000000',
         LEADFINDER_KEYS_PER_ACCOUNT: '1000000',
+        // Webhook targets are rewritten to a closed loopback port by the hooks; loopback must then be allowed.
+        LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1',
       },
     });
     // A session token works on /v1 and /api/keys alike; a balance no run of the test can exhaust (each holds 5 USD).
@@ -50,7 +53,7 @@ describe.skipIf(!schemathesis)('schemathesis against an embedded server', () => 
     return new Promise((resolve) => {
       execFile(
         schemathesis!,
-        ['run', ...args, '--checks', 'all', '--seed', '1', '--no-color', '--request-timeout', '30', '-H', `Authorization: Bearer ${token}`],
+        ['--config-file', CONFIG, 'run', ...args, '--checks', 'all', '--seed', '1', '--no-color', '--request-timeout', '30', '-H', `Authorization: Bearer ${token}`],
         // Its cwd is a temp folder: hypothesis keeps a database of examples in `.hypothesis` there.
         // The hooks make a drawn Idempotency-Key name one body, as a client's does (see the file).
         { cwd: dir, timeout: 100_000, maxBuffer: 32 << 20, env: { PATH: process.env.PATH ?? '', HOME: dir, SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: HOOKS } },
@@ -64,10 +67,11 @@ describe.skipIf(!schemathesis)('schemathesis against an embedded server', () => 
     const run = await st([`${server.url}/openapi.json`, '--max-examples', '5', '--report', 'junit', '--report-junit-path', junit]);
     expect(run.output).toMatch(/No issues found/);
     expect(run.code).toBe(0);
-    expect(run.output).toMatch(/Operations:\s+10 selected \/ 10 total/);
+    expect(run.output).toMatch(/Operations:\s+17 selected \/ 17 total/);
     for (const phase of ['Coverage', 'Fuzzing', 'Stateful']) expect(run.output).toMatch(new RegExp(`✅\\s+${phase}`));
-    // The stateful phase followed every link: created run → record, stop, events; created key → revoke.
-    expect(run.output).toMatch(/API Links:\s+4 covered \/ 4 selected \/ 4 total/);
+    // The stateful phase followed every link: created run → record, stop, events; created key → revoke;
+    // created webhook endpoint → rotate its secret, delete it.
+    expect(run.output).toMatch(/API Links:\s+6 covered \/ 6 selected \/ 6 total/);
     const cases = readFileSync(junit, 'utf8').match(/<testcase /g) ?? [];
     expect(cases.length).toBeGreaterThanOrEqual(10);
   }, 110_000);

@@ -16,6 +16,22 @@ import schemathesis
 _VALID = re.compile(r"^[\x21-\x7e]([\x20-\x7e]{0,253}[\x21-\x7e])?$")
 
 
+# Webhook targets drawn by the fuzzer (any host name) would be resolved and called by the server under test:
+# every one is pointed at a closed loopback port instead, so no traffic leaves 127.0.0.1 (the server allows
+# loopback targets through LEADFINDER_WEBHOOK_ALLOW_PRIVATE, a loopback test service's setting).
+_LOOPBACK_TARGET = "http://127.0.0.1:9/hook"
+
+
+def _keep_webhooks_on_loopback(body):
+    if not isinstance(body, dict):
+        return
+    if isinstance(body.get("url"), str):
+        body["url"] = _LOOPBACK_TARGET
+    hook = body.get("webhook")
+    if isinstance(hook, dict) and isinstance(hook.get("url"), str):
+        hook["url"] = _LOOPBACK_TARGET
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     # Negative cases are left alone: they are refused before the key is read (401, 422 on the body, 400 on
@@ -23,6 +39,7 @@ def before_call(context, case, kwargs):
     meta = case.meta
     if meta is not None and meta.generation.mode.is_negative:
         return
+    _keep_webhooks_on_loopback(case.body)
     headers = case.headers or {}
     for name in list(headers):
         if name.lower() != "idempotency-key":

@@ -124,7 +124,10 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/admin/accounts', '/admin/accounts/{id}', '/admin/accounts/{id}/close', '/admin/accounts/{id}/sessions', '/admin/accounts/{id}/topup',
       '/admin/openapi.json',
-      '/api/keys', '/api/keys/{id}', '/healthz', '/openapi.json', '/readyz',
+      '/api/keys', '/api/keys/{id}',
+      '/api/webhooks/deliveries', '/api/webhooks/endpoints', '/api/webhooks/endpoints/{id}', '/api/webhooks/endpoints/{id}/rotate-secret',
+      '/api/webhooks/request-secret', '/api/webhooks/request-secret/rotate',
+      '/healthz', '/openapi.json', '/readyz',
       '/v1/searches', '/v1/searches/{id}', '/v1/searches/{id}/events', '/v1/searches/{id}/stop',
     ]);
   });

@@ -11,6 +11,7 @@ import { keyRoutes } from './routes/keys.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { removedRoutes } from './routes/removed.js';
 import { searchRoutes } from './routes/searches.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 /**
  * The edge HTTP app: `/v1/searches*` (API key or session), `/api/keys` (session only), `/admin/*` (when
@@ -45,6 +46,17 @@ export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
     },
     { prefix: '/api/keys' },
   );
+
+  const webhooks = deps.webhooks;
+  if (webhooks) {
+    await app.register(
+      async (scope) => {
+        scope.addHook('onRequest', sessionGuard(authDeps, limiter));
+        await scope.register(webhookRoutes(deps, webhooks));
+      },
+      { prefix: '/api/webhooks' },
+    );
+  }
 
   // With LEADFINDER_ADMIN_PORT the admin API has a listener of its own (admin-app.ts), never this one.
   const adminToken = deps.config.LEADFINDER_ADMIN_TOKEN;

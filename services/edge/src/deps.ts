@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Billing, Clock, Config, EventLog, IdempotencyStore, Ids, Logger, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
 import type { SessionSigner } from './auth/sessions.js';
+import type { WebhookService } from './webhooks/index.js';
 
 /** Tunables that are not configuration (tests shorten them). */
 export interface EdgeOptions {
@@ -28,6 +29,8 @@ export interface EdgeDeps {
    * one the edge keeps them in memory, which holds for one process only.
    */
   idempotency?: IdempotencyStore;
+  /** Signed webhooks (`webhook` of a search, `/api/webhooks`); without it neither is served. */
+  webhooks?: WebhookService;
   sessions: SessionSigner;
   /** The web page plugin, registered at the root (owned by the web role). */
   web?: FastifyPluginAsync;

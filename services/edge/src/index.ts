@@ -17,3 +17,5 @@ export { createWebPlugin, CONTENT_SECURITY_POLICY, signInMethod } from './web/in
 export type { EdgeDeps, EdgeOptions } from './deps.js';
 export type { SessionSigner, SessionSignerOptions } from './auth/sessions.js';
 export type { SignInMethod, WebOptions } from './web/index.js';
+export { createWebhookService, newWebhookSecret, signWebhook } from './webhooks/index.js';
+export type { WebhookService, WebhookServiceDeps } from './webhooks/index.js';

@@ -26,6 +26,8 @@ export { extractHtml } from './domain/extract.js';
 export { extractMarkdown, extractPlainText, parseFrontMatter } from './domain/markdown.js';
 export { normaliseDate } from './domain/dates.js';
 export { refusedAddressReason } from './domain/ip-address.js';
+// The SSRF guard, also used by the edge for webhook targets.
+export { createGuardedAgent, PrivateAddressError } from './adapters/undici/guarded-agent.js';
 export { urlOnDomains, withSiteTerms, normaliseDomain } from './domain/sites.js';
 
 export type { Fetcher, FetcherOptions } from './fetcher.js';

@@ -114,6 +114,10 @@ export const ConfigSchema = z
     LEADFINDER_SPEND_CEILING_USD: usd('5.00'),
     // Tests only: lets the fetcher open loopback/private addresses (otherwise refused: SSRF).
     LEADFINDER_FETCH_ALLOW_PRIVATE: flag,
+    // Tests and development only: webhooks may target loopback/private addresses (refused behind https).
+    LEADFINDER_WEBHOOK_ALLOW_PRIVATE: flag,
+    // First pause between webhook attempts; it doubles per attempt (capped at an hour) for 24 h.
+    LEADFINDER_WEBHOOK_RETRY_BASE_MS: positiveInt(30_000),
     // curl --resolve style `host:port:address` entries; the address must be an IP literal (a host name
     // here would be resolved later, unchecked) and the port a real one.
     LEADFINDER_FETCH_RESOLVE: z
@@ -198,6 +202,13 @@ export const ConfigSchema = z
       const file = c[variable];
       const problem = file ? fileProblem(file) : null;
       if (problem) ctx.addIssue({ code: 'custom', path: [variable], message: problem });
+    }
+    // Like the development sign-in: a loopback-only service with no https public URL, or nothing.
+    if (c.LEADFINDER_WEBHOOK_ALLOW_PRIVATE && (!isLoopbackHost(c.HOST) || c.LEADFINDER_PUBLIC_URL?.startsWith('https:'))) {
+      ctx.addIssue({
+        code: 'custom', path: ['LEADFINDER_WEBHOOK_ALLOW_PRIVATE'],
+        message: 'refused unless HOST is loopback and LEADFINDER_PUBLIC_URL is not https: webhooks to private addresses are for tests and development only',
+      });
     }
     const refusal = c.LEADFINDER_DEV_SIGNIN ? devSignInConfigRefusal(c) : null;
     if (refusal) ctx.addIssue({ code: 'custom', path: ['LEADFINDER_DEV_SIGNIN'], message: refusal });

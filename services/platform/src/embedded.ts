@@ -6,6 +6,8 @@ export { createEmbeddedStore, DataDirError } from './adapters/embedded/store.js'
 export { createEmbeddedEventLog } from './adapters/embedded/event-log.js';
 export { createInProcessWorkQueue, createInProcessStopFlags } from './adapters/embedded/work-queue.js';
 export { createEmbeddedIdempotencyStore } from './adapters/embedded/idempotency-store.js';
+export { createEmbeddedWebhookStore } from './adapters/embedded/webhook-store.js';
+export type { EmbeddedWebhookStoreOptions } from './adapters/embedded/webhook-store.js';
 export type { EmbeddedIdempotencyStoreOptions } from './adapters/embedded/idempotency-store.js';
 export type { EmbeddedStoreOptions } from './adapters/embedded/store.js';
 export type { EmbeddedEventLogOptions } from './adapters/embedded/event-log.js';

@@ -3,3 +3,5 @@ export { createMongoStore } from './adapters/mongo/store.js';
 export type { MongoStoreOptions } from './adapters/mongo/store.js';
 export { createMongoIdempotencyStore } from './adapters/mongo/idempotency-store.js';
 export type { MongoIdempotencyStoreOptions } from './adapters/mongo/idempotency-store.js';
+export { createMongoWebhookStore } from './adapters/mongo/webhook-store.js';
+export type { MongoWebhookStoreOptions } from './adapters/mongo/webhook-store.js';

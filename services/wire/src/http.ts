@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SearchWebhook } from './webhooks.js';
 
 /** Spec §4.1 request body. Length is counted on the raw string; whitespace-only is a separate 400. */
 export const MAX_SITES = 20;
@@ -14,6 +15,8 @@ export const CreateSearchRequest = z.object({
     .refine((s) => s === undefined || splitSites(s).length <= MAX_SITES, {
       message: `At most ${MAX_SITES} sites`,
     }),
+  /** Also send this run's events to a URL (signed; see webhooks.ts). */
+  webhook: SearchWebhook.optional(),
 });
 export type CreateSearchRequest = z.infer<typeof CreateSearchRequest>;
 

@@ -14,3 +14,4 @@ export * from './research.js';
 export * from './money.js';
 export * from './progress.js';
 export * from './filter-spec.js';
+export * from './webhooks.js';

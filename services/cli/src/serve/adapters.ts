@@ -2,8 +2,10 @@ import { mkdir, access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createBilling, systemClock } from '@leadfinder/platform';
 import { instrumentWorkQueue } from '@leadfinder/platform/telemetry';
-import { createEmbeddedEventLog, createEmbeddedIdempotencyStore, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
-import type { Billing, Config, EventLog, IdempotencyStore, Logger, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
+import {
+  createEmbeddedEventLog, createEmbeddedIdempotencyStore, createEmbeddedStore, createEmbeddedWebhookStore, createInProcessStopFlags, createInProcessWorkQueue,
+} from '@leadfinder/platform/embedded';
+import type { Billing, Config, EventLog, IdempotencyStore, Logger, StopFlags, Store, WebhookStore, WorkQueue } from '@leadfinder/platform';
 import type { NatsHandle } from '@leadfinder/platform/nats';
 
 /** The storage and messaging adapters chosen by configuration: embedded unless URLs are set. */
@@ -15,6 +17,11 @@ export interface Infrastructure {
   billing: Billing;
   /** Idempotency-Key records, next to the store (the same server or data dir). */
   idempotency: IdempotencyStore;
+  /** Webhook endpoints, subscriptions and deliveries, next to the store. */
+  webhooks: WebhookStore;
+  /** Runs whose webhooks an edge watches, and deliveries to send (JetStream work queues distributed). */
+  webhookWatch: WorkQueue;
+  webhookDeliveries: WorkQueue;
   mode: { storage: 'embedded' | 'mongodb'; messaging: 'embedded' | 'nats' };
   close(): Promise<void>;
 }
@@ -44,21 +51,26 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
 
   let store: Store;
   let idempotency: IdempotencyStore;
+  let webhooks: WebhookStore;
   if (config.LEADFINDER_MONGODB_URL) {
     // Imported here, not at the top: the driver loads after startTelemetry has enabled the MongoDB
     // instrumentation (which patches the driver's modules as they load), and a role without MongoDB never loads it.
-    const { createMongoIdempotencyStore, createMongoStore } = await import('@leadfinder/platform/mongo');
+    const { createMongoIdempotencyStore, createMongoStore, createMongoWebhookStore } = await import('@leadfinder/platform/mongo');
     store = await createMongoStore({ url: config.LEADFINDER_MONGODB_URL, dbName: config.LEADFINDER_MONGODB_DB, logger: logger.child({ component: 'mongo' }) });
     idempotency = await createMongoIdempotencyStore({ url: config.LEADFINDER_MONGODB_URL, dbName: config.LEADFINDER_MONGODB_DB });
+    webhooks = await createMongoWebhookStore({ url: config.LEADFINDER_MONGODB_URL, dbName: config.LEADFINDER_MONGODB_DB });
   } else {
     store = await createEmbeddedStore({ dataDir: join(dataDir, 'store'), logger: logger.child({ component: 'store' }) });
     idempotency = await createEmbeddedIdempotencyStore({ dataDir: join(dataDir, 'store'), logger: logger.child({ component: 'idempotency' }) });
+    webhooks = await createEmbeddedWebhookStore({ dataDir: join(dataDir, 'store'), logger: logger.child({ component: 'webhooks' }) });
   }
-  closers.push(() => store.close(), () => idempotency.close());
+  closers.push(() => store.close(), () => idempotency.close(), () => webhooks.close());
 
   let events: EventLog;
   let work: WorkQueue;
   let stops: StopFlags;
+  let webhookWatch: WorkQueue;
+  let webhookDeliveries: WorkQueue;
   let nats: NatsHandle | undefined;
   if (config.LEADFINDER_NATS_URL) {
     const { connectNats, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue } = await import('@leadfinder/platform/nats');
@@ -70,15 +82,22 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
     events = await createNatsEventLog({ nats, logger: logger.child({ component: 'events' }) });
     work = await createNatsWorkQueue({ nats, logger: logger.child({ component: 'work' }) });
     stops = await createNatsStopFlags({ nats, logger: logger.child({ component: 'stops' }) });
+    const webhookLogger = logger.child({ component: 'webhooks' });
+    webhookWatch = await createNatsWorkQueue({ nats, logger: webhookLogger, stream: 'WEBHOOK_WATCH', subject: 'webhooks.watch', durable: 'webhook-watchers' });
+    webhookDeliveries = await createNatsWorkQueue({ nats, logger: webhookLogger, stream: 'WEBHOOK_DELIVERIES', subject: 'webhooks.deliveries', durable: 'webhook-senders' });
   } else {
     events = await createEmbeddedEventLog({ dataDir: join(dataDir, 'events'), logger: logger.child({ component: 'events' }) });
     work = createInProcessWorkQueue({ logger: logger.child({ component: 'work' }) });
     stops = createInProcessStopFlags();
+    webhookWatch = createInProcessWorkQueue({ logger: logger.child({ component: 'webhook-watch' }) });
+    webhookDeliveries = createInProcessWorkQueue({ logger: logger.child({ component: 'webhook-deliveries' }) });
   }
   // Queue wait, redeliveries and runs in flight, whichever queue this is.
   work = instrumentWorkQueue(work, { clock: systemClock });
   // Close order: consumers of messaging first, then the connection, then storage.
   closers.unshift(async () => {
+    await webhookDeliveries.close();
+    await webhookWatch.close();
     await stops.close();
     await work.close();
     await events.close();
@@ -87,7 +106,7 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
 
   const billing = createBilling({ store, clock: systemClock, logger: logger.child({ component: 'billing' }) });
   return {
-    store, events, work, stops, billing, idempotency,
+    store, events, work, stops, billing, idempotency, webhooks, webhookWatch, webhookDeliveries,
     mode: { storage: config.LEADFINDER_MONGODB_URL ? 'mongodb' : 'embedded', messaging: config.LEADFINDER_NATS_URL ? 'nats' : 'embedded' },
     async close() {
       for (const close of closers) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildAdminApp, buildEdgeApp, createSessionSigner, createWebPlugin, signInMethod } from '@leadfinder/edge';
+import { buildAdminApp, buildEdgeApp, createSessionSigner, createWebhookService, createWebPlugin, signInMethod } from '@leadfinder/edge';
 import { createCoordinator } from '@leadfinder/coordinator';
 import { devSignInRefusal, randomIds, systemClock } from '@leadfinder/platform';
 import { startTelemetry } from '@leadfinder/platform/telemetry';
@@ -91,10 +91,18 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     const web = createWebPlugin({
       config, logger: logger.child({ role: 'web' }), clock: systemClock, store: infra.store, billing: infra.billing, sessions, secret,
     });
+    // Webhooks are watched and sent by the edge (why: services/edge/src/webhooks/service.ts).
+    const webhooks = createWebhookService({
+      config, logger: logger.child({ role: 'webhooks' }), clock: systemClock, store: infra.store, events: infra.events,
+      webhooks: infra.webhooks, watchQueue: infra.webhookWatch, deliveryQueue: infra.webhookDeliveries,
+    });
+    // The in-process queues do not survive a restart: open watches and pending deliveries are queued again.
+    await webhooks.start({ requeue: infra.mode.messaging === 'embedded' });
+    stops.unshift(() => webhooks.stop());
     const app = await buildEdgeApp({
       config, logger: logger.child({ role: 'edge' }), clock: systemClock, ids: randomIds,
       store: infra.store, events: infra.events, work: infra.work, stops: infra.stops, billing: infra.billing,
-      idempotency: infra.idempotency, sessions, web, ready: async () => { if (!(await ready())) throw new Error('draining'); },
+      idempotency: infra.idempotency, webhooks, sessions, web, ready: async () => { if (!(await ready())) throw new Error('draining'); },
     });
     try {
       await app.listen({ host: config.HOST, port: config.PORT });

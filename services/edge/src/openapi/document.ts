@@ -3,7 +3,9 @@ import {
   AdminAccount, AdminCreateAccountRequest, AdminCreatedAccount, AdminSession, AdminTopupRequest, CreateKeyRequest,
   CreateSearchAccepted, CreateSearchRequest, CreatedKey, ErrorBody, InsufficientBalanceBody, KeyList, RunEvent, RunList,
   RunRecord, StopAccepted, ValidationErrorBody,
+  CreateWebhookEndpointRequest, CreatedWebhookEndpoint, WebhookDeliveryList, WebhookEndpointList, WebhookSecret,
 } from '@leadfinder/wire';
+import { UNKNOWN_ENDPOINT } from '../routes/webhooks.js';
 import { KEY_INVALID, KEY_IN_FLIGHT, KEY_REUSED } from '../runs/idempotency.js';
 
 /**
@@ -90,6 +92,16 @@ const NOTHING_MORE = [
   '`GET /v1/searches/{id}`.',
 ].join(' ');
 
+const WEBHOOKS_DESCRIPTION = [
+  'Deliveries follow Standard Webhooks: a JSON body `{type, timestamp, data}` POSTed with the headers `webhook-id`',
+  '(the same on every attempt: deduplicate on it), `webhook-timestamp` (Unix seconds) and `webhook-signature`',
+  '(`v1,` and the base64 HMAC-SHA256 of `<id>.<timestamp>.<body>` keyed with the base64-decoded part of the',
+  '`whsec_` secret). `search.finished` (default) carries the run record `GET /v1/searches/{id}` answers once',
+  'terminal; `search.progress` (opt-in) each `progress` event. Any answer but 2xx, or none within 15 s, is retried',
+  'with exponential backoff for 24 hours; every attempt is recorded (`/api/webhooks/deliveries`). Targets that',
+  'resolve to loopback or private addresses are refused.',
+].join(' ');
+
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -169,6 +181,11 @@ function buildFullDocument(): Json {
         CreateKeyRequest: schema(CreateKeyRequest, 'input'),
         CreatedKey: schema(CreatedKey),
         KeyList: schema(KeyList),
+        CreateWebhookEndpointRequest: schema(CreateWebhookEndpointRequest, 'input'),
+        CreatedWebhookEndpoint: schema(CreatedWebhookEndpoint),
+        WebhookEndpointList: schema(WebhookEndpointList),
+        WebhookSecret: schema(WebhookSecret),
+        WebhookDeliveryList: schema(WebhookDeliveryList),
         AdminCreateAccountRequest: schema(AdminCreateAccountRequest, 'input'),
         AdminCreatedAccount: schema(AdminCreatedAccount),
         AdminAccount: schema(AdminAccount),
@@ -197,7 +214,7 @@ function buildFullDocument(): Json {
             409: err(`\`${KEY_IN_FLIGHT}\` The first request with this key took over 30 s to start its run.`),
             ...body,
             422: {
-              description: `Invalid body (q length, target range, types, sites count, malformed JSON): the list of failed fields; or \`${KEY_REUSED}\` (the Idempotency-Key named another body within its 24 h).`,
+              description: `Invalid body (q length, target range, types, sites count, malformed JSON, a \`webhook.url\` that is not http(s) or targets a loopback or private address): the list of failed fields; or \`${KEY_REUSED}\` (the Idempotency-Key named another body within its 24 h).`,
               content: { 'application/json': { schema: { oneOf: [ref('ValidationErrorBody'), ref('ErrorBody')] } } },
             },
             500: err('`Internal server error` or `The reservation for this search could not be opened.` (the Idempotency-Key stays free: retry with it).'),
@@ -291,6 +308,77 @@ function buildFullDocument(): Json {
           security: bearer,
           parameters: [idParam('Key id.')],
           responses: { 204: { description: 'Revoked.' }, ...keyAuth, 404: err('`Key not found`.') },
+        },
+      },
+      '/api/webhooks/endpoints': {
+        post: {
+          operationId: 'createWebhookEndpoint',
+          summary: 'Register a default webhook endpoint (session token only): every run of the account sends its events there',
+          description: WEBHOOKS_DESCRIPTION,
+          security: bearer,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('CreateWebhookEndpointRequest') } } },
+          responses: {
+            201: {
+              ...json('CreatedWebhookEndpoint', 'The endpoint and its signing secret, shown here and on rotation only.'),
+              links: {
+                rotateWebhookEndpointSecret: { operationId: 'rotateWebhookEndpointSecret', parameters: { id: '$response.body#/id' }, description: 'Rotate its secret.' },
+                deleteWebhookEndpoint: { operationId: 'deleteWebhookEndpoint', parameters: { id: '$response.body#/id' }, description: 'Delete it.' },
+              },
+            },
+            ...keyAuth,
+            ...body,
+            409: err('`Too many webhook endpoints: …`: the account has its cap of endpoints; delete one first.'),
+            422: validation('`url` missing, not http(s), over 2048 characters, with credentials or (unless allowed for development) a loopback or private address; unknown `events`.'),
+          },
+        },
+        get: {
+          operationId: 'listWebhookEndpoints',
+          summary: 'List webhook endpoints (without secrets)',
+          security: bearer,
+          responses: { 200: json('WebhookEndpointList', 'Endpoints, oldest first.'), ...keyAuth },
+        },
+      },
+      '/api/webhooks/endpoints/{id}': {
+        delete: {
+          operationId: 'deleteWebhookEndpoint',
+          summary: 'Delete a webhook endpoint (its pending deliveries then fail)',
+          security: bearer,
+          parameters: [idParam('Endpoint id.')],
+          responses: { 204: { description: 'Deleted.' }, ...keyAuth, 404: err(`\`${UNKNOWN_ENDPOINT}\`.`) },
+        },
+      },
+      '/api/webhooks/endpoints/{id}/rotate-secret': {
+        post: {
+          operationId: 'rotateWebhookEndpointSecret',
+          summary: "Replace an endpoint's signing secret (later attempts are signed with the new one)",
+          security: bearer,
+          parameters: [idParam('Endpoint id.')],
+          responses: { 200: json('WebhookSecret', 'The new secret.'), ...keyAuth, 404: err(`\`${UNKNOWN_ENDPOINT}\`.`) },
+        },
+      },
+      '/api/webhooks/request-secret': {
+        get: {
+          operationId: 'getRequestWebhookSecret',
+          summary: "The secret that signs deliveries to a search's own `webhook.url` (made on first use)",
+          security: bearer,
+          responses: { 200: json('WebhookSecret', 'The secret.'), ...keyAuth },
+        },
+      },
+      '/api/webhooks/request-secret/rotate': {
+        post: {
+          operationId: 'rotateRequestWebhookSecret',
+          summary: 'Replace the request-webhook secret',
+          security: bearer,
+          responses: { 200: json('WebhookSecret', 'The new secret.'), ...keyAuth },
+        },
+      },
+      '/api/webhooks/deliveries': {
+        get: {
+          operationId: 'listWebhookDeliveries',
+          summary: "The account's 100 newest webhook deliveries: status, attempts, last error",
+          security: bearer,
+          parameters: [{ name: 'run', in: 'query', required: false, schema: { type: 'string' }, description: 'Only the deliveries of this run.' }],
+          responses: { 200: json('WebhookDeliveryList', 'Deliveries, newest first.'), ...keyAuth },
         },
       },
       '/admin/accounts': {

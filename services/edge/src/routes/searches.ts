@@ -9,6 +9,7 @@ import { notFound } from '../http/errors.js';
 import { setRunTraceparent } from '../http/trace-header.js';
 import { acceptEmptyBodyOfAnyType, parseOrThrow } from '../http/validation.js';
 import { acceptSearch } from '../runs/accept-search.js';
+import { assertSearchWebhook } from '../webhooks/index.js';
 import { REPLAYED_HEADER, acceptIdempotently, readIdempotencyKey, requestFingerprint } from '../runs/idempotency.js';
 import { findOwnRun, toRunListItem, toRunRecord } from '../runs/run-view.js';
 
@@ -24,6 +25,7 @@ export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
     app.post('/searches', async (request, reply) => {
       const account = callerOf(request);
       const body = parseOrThrow(CreateSearchRequest, request.body, 'body');
+      assertSearchWebhook(body.webhook, deps.config);
       const idempotencyKey = readIdempotencyKey(request.headers);
       // The run's trace starts here; acceptSearch injects this span's context into the run and work message.
       const { id } = await tracer.startActiveSpan('search.accept', async (span) => {

@@ -5,7 +5,7 @@ import type { CreateSearchRequest, InsufficientBalanceDetail } from '@leadfinder
 import type { EdgeDeps } from '../deps.js';
 import { InsufficientBalanceError, badRequest, forbidden, internal, unauthenticated } from '../http/errors.js';
 
-type AcceptDeps = Pick<EdgeDeps, 'config' | 'logger' | 'clock' | 'ids' | 'store' | 'work' | 'billing'>;
+type AcceptDeps = Pick<EdgeDeps, 'config' | 'logger' | 'clock' | 'ids' | 'store' | 'work' | 'billing' | 'webhooks'>;
 
 const RESERVATION_FAILED = 'The reservation for this search could not be opened.';
 
@@ -45,6 +45,8 @@ export async function acceptSearch(
   try {
     await deps.store.runs.insert(run);
     inserted = true;
+    // Before the coordinator can have it: the run's webhook subscription (none without targets).
+    await deps.webhooks?.runAccepted(run, body.webhook);
     await deps.work.enqueue(id, run.trace);
   } catch (error) {
     deps.logger.error('run could not be started; releasing its hold', { runId: id, err: String(error) });
