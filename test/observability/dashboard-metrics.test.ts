@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parser } from '@prometheus-io/lezer-promql';
 import { parse } from 'yaml';
 import { startLlmStub, type LlmStub } from '../support/llm-stub.js';
 import { createAccount, freePort, startServerProcess, type ServerProcess } from '../support/server-process.js';
@@ -39,40 +40,43 @@ function parseExposition(text: string, into: Exported): void {
   }
 }
 
-const PROMQL_WORDS = new Set([
-  'sum', 'min', 'max', 'avg', 'count', 'rate', 'irate', 'increase', 'histogram_quantile', 'by', 'without', 'and', 'or',
-  'unless', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'offset', 'abs', 'clamp_min', 'clamp_max', 'topk', 'bottomk',
-  'label_values', 'e', 'inf', 'nan',
-]);
-
 export interface Reference {
   metric: string;
-  /** Label names the expression filters or groups this metric by. */
+  /** Label names the expression filters this metric by, or groups it by in an enclosing aggregation. */
   labels: string[];
 }
 
-/** The metric names (and the labels used with them) in one PromQL expression. */
+/**
+ * The metric names (and the labels used with them) in one PromQL expression, read from its syntax tree
+ * (Prometheus's own grammar, @prometheus-io/lezer-promql). Throws on a syntax error.
+ */
 export function metricReferences(expr: string): Reference[] {
+  // Grafana's interval variables stand where a duration goes; other variables sit inside label strings.
+  const text = expr.replace(/\$__\w+/g, '5m');
+  const tree = parser.parse(text);
+  const errors: string[] = [];
   const refs: Reference[] = [];
-  // Grafana variables are not PromQL: `$__rate_interval` is a range, `$namespace` a regex value.
-  const text = expr.replace(/\$__\w+|\$\{\w+\}|\$\w+/g, '5m');
-  // Grouping labels apply to the aggregation's whole argument; collect them per aggregation roughly, by
-  // the metrics inside the same expression.
-  const grouping = [...text.matchAll(/\b(?:by|without|on|ignoring)\s*\(([^)]*)\)/g)]
-    .flatMap((m) => m[1]!.split(',').map((s) => s.trim()).filter(Boolean));
-  const stripped = text
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/\b(?:by|without|on|ignoring)\s*\([^)]*\)/g, ' ')
-    .replace(/\[[^\]]*\]/g, ' ');
-  const token = /([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(\{[^}]*\})?\s*(\()?/g;
-  for (const m of stripped.matchAll(token)) {
-    const [, name, matchers, call] = m;
-    if (call || PROMQL_WORDS.has(name!) || /^\d/.test(name!)) continue;
-    const before = stripped.slice(0, m.index);
-    if (/[0-9.]$/.test(before)) continue; // the `e` of 1e6, units of a number
-    const labels = [...(matchers ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)/g)].map((l) => l[1]!);
-    refs.push({ metric: name!, labels: [...labels, ...grouping.filter((g) => g !== 'le')] });
-  }
+  tree.iterate({
+    enter(ref) {
+      if (ref.type.isError) errors.push(`at ${ref.from}: ${JSON.stringify(text.slice(Math.max(0, ref.from - 20), ref.to + 20))}`);
+      if (ref.name !== 'VectorSelector') return;
+      const node = ref.node;
+      const identifier = node.getChild('Identifier');
+      if (!identifier) return;
+      const labels: string[] = [];
+      for (const matcher of node.getChild('LabelMatchers')?.getChildren('UnquotedLabelMatcher') ?? []) {
+        const name = matcher.getChild('LabelName');
+        if (name) labels.push(text.slice(name.from, name.to));
+      }
+      for (let up = node.parent; up; up = up.parent) {
+        if (up.name !== 'AggregateExpr') continue;
+        const grouping = up.getChild('AggregateModifier')?.getChild('GroupingLabels');
+        for (const label of grouping?.getChildren('LabelName') ?? []) labels.push(text.slice(label.from, label.to));
+      }
+      refs.push({ metric: text.slice(identifier.from, identifier.to), labels: [...new Set(labels)].filter((l) => l !== 'le') });
+    },
+  });
+  if (errors.length > 0) throw new Error(`PromQL syntax error in ${JSON.stringify(expr)} ${errors.join('; ')}`);
   return refs;
 }
 
@@ -103,9 +107,14 @@ describe('PromQL reference extraction (the checker itself)', () => {
     expect(metricReferences('sum by (job) (rate(http_server_request_duration_count{namespace=~"$namespace", http_route!="/v1/x"}[$__rate_interval])) * 3600 / 1e6')).toEqual([
       { metric: 'http_server_request_duration_count', labels: ['namespace', 'http_route', 'job'] },
     ]);
-    expect(metricReferences('histogram_quantile(0.95, sum by (le, stage) (rate(leadfinder_stage_duration_bucket[5m]))) > 30').map((r) => r.metric))
-      .toEqual(['leadfinder_stage_duration_bucket']);
+    expect(metricReferences('histogram_quantile(0.95, sum by (le, stage) (rate(leadfinder_stage_duration_bucket[5m]))) > 30'))
+      .toEqual([{ metric: 'leadfinder_stage_duration_bucket', labels: ['stage'] }]);
     expect(metricReferences('max(a_total) and b_gauge').map((r) => r.metric)).toEqual(['a_total', 'b_gauge']);
+  });
+
+  it('refuses an expression Prometheus would not parse', () => {
+    expect(() => metricReferences('sum(rate(x_total[5m])')).toThrow(/syntax error/);
+    expect(() => metricReferences('rate(x_total{job="a"[5m])')).toThrow(/syntax error/);
   });
 });
 
