@@ -223,6 +223,11 @@ export function placeContains(outer: Place, inner: Place): boolean {
   }
 }
 
+/** Every city the gazetteer knows by this name (a lone "Dallas" may be any of them). */
+export function cityReadings(name: string): Place[] {
+  return (gazetteer().cities.get(norm(name)) ?? []).map(cityPlace);
+}
+
 /** The gazetteer has the city in several countries and it is no country's capital: reading it alone is a guess. */
 function guessedCity(name: string): boolean {
   const key = norm(name);
@@ -393,7 +398,9 @@ export function placesNamedIn(sentence: string): { text: string; place: Place; a
       const text = sentence.slice(first.index, last.index + last[0].length);
       // Only contiguous words ("San Francisco", not "San … Francisco").
       if (!/^[\p{L}.'’ -]+$/u.test(text) || text.split(/\s+/).length !== n) continue;
-      const key = norm(text.replace(/-based$/i, ''));
+      // "Dallas-based", and the possessive "Houston's Shiftly", name the place itself.
+      const bare = text.replace(/-based$/i, '').replace(/['’]s$/, '');
+      const key = norm(bare);
       if (key.length < 3) continue;
       if (idx.cities.has(key) || idx.states.has(key) || idx.countries.has(key) || REGION_NAMES.has(key)) {
         // A following ", ST" or ", Country" decides which city.
@@ -404,7 +411,7 @@ export function placesNamedIn(sentence: string): { text: string; place: Place; a
           break;
         }
         const ctx = /^,\s*([\p{L} .]+?)(?:,\s*([\p{L} .]+?))?(?=[.;)]|,|$|\s+(?:and|with|for|in)\b)/u.exec(tail);
-        const resolved = resolveLocation(ctx ? `${text.replace(/-based$/i, '')}, ${ctx[1]}${ctx[2] ? `, ${ctx[2]}` : ''}` : text.replace(/-based$/i, ''));
+        const resolved = resolveLocation(ctx ? `${bare}, ${ctx[1]}${ctx[2] ? `, ${ctx[2]}` : ''}` : bare);
         if (resolved[0]) {
           // A lone city name found in several countries (and neither a capital nor a city-state) is a guess.
           const rows = idx.cities.get(key) ?? [];

@@ -168,3 +168,41 @@ describe('forms under other labels', () => {
     expect(await outcomes('publicly traded fintech companies', profile('Square', [fact('Sector', 'Fintech'), fact('Stock', 'NYSE: SQ')]))).toEqual(['yes', 'yes']);
   });
 });
+
+describe('a news sentence naming several companies', () => {
+  const url = 'https://technews.example/2025/05/four-hr-startups';
+  const sentences = [
+    'Four HR startups to watch in Texas',
+    "Houston's Shiftly schedules hourly workers.",
+    'Meanwhile Perkly sells perks to remote teams, and HireWise, a Dallas-based recruiting platform, raised $12M.',
+  ];
+  const item = (name: string, passage: string): PageEntity => ({ name, kind: null, link: `https://${name.toLowerCase()}.example/`, passage, facts: [], source: 'link' });
+  const news: FetchedPage = {
+    url, finalUrl: url, status: 200, contentType: 'text/html', title: sentences[0]!, text: sentences.join('\n'), publishedAt: '2025-05-02',
+    passages: sentences, fetchedAt: NOW,
+    model: { subject: null, items: [item('Shiftly', sentences[1]!), item('Perkly', sentences[2]!), item('HireWise', sentences[2]!)], siteName: 'Tech News' },
+  };
+
+  async function verdicts(query: string, name: string) {
+    const p = await plan(query);
+    const { candidates } = await reasoner.extract({ plan: p, page: news, round: 1 }, { signal });
+    const c = candidates.find((x) => x.name === name)!;
+    const out = [];
+    for (const filter of p.filters) out.push((await reasoner.verify({ plan: p, filter, candidate: c, pages: [news] }, { signal })).verdict);
+    return out;
+  }
+
+  it('reads each company only in its own clause: HireWise\'s "recruiting platform" says nothing of Perkly', async () => {
+    expect((await verdicts('HR tech startups', 'HireWise')).map((v) => v.outcome)).toEqual(['yes']);
+    const perkly = await verdicts('HR tech startups', 'Perkly');
+    expect(perkly.map((v) => v.outcome)).toEqual(['unclear']);
+  });
+
+  it('places a company by "Dallas-based" and by the possessive "Houston\'s", within the state asked for', async () => {
+    const hirewise = await verdicts('startups in Texas', 'HireWise');
+    expect(hirewise.at(-1)).toMatchObject({ outcome: 'yes', verification: 'inferred' });
+    expect(hirewise.at(-1)!.passages[0]!.text).toBe('HireWise, a Dallas-based recruiting platform, raised $12M.');
+    expect((await verdicts('startups in Texas', 'Shiftly')).at(-1)).toMatchObject({ outcome: 'yes', verification: 'inferred' });
+    expect((await verdicts('startups in Germany', 'HireWise')).at(-1)!.outcome).not.toBe('yes');
+  });
+});

@@ -1,7 +1,7 @@
 import type { Candidate, DateRange, FetchedPage, FunnelFilter, PageEntity, PageFact, QuotedPassage, ResearchPlan, Verdict } from '@leadfinder/wire';
 import { readBatch, type OrgForm } from '../../domain/constraints.js';
 import { statedDates, withinRange } from '../../domain/dates.js';
-import { placeContains, placeNames, placesNamedIn, resolveLocation, type Place } from '../../domain/places.js';
+import { cityReadings, placeContains, placeNames, placesNamedIn, resolveLocation, type Place } from '../../domain/places.js';
 import { PAGE_DATED_KINDS, specOf, type FilterSpec } from '../../domain/spec.js';
 import { isKnownTerm } from '../../domain/synonyms.js';
 import { lightStem, lightStems, matchesGroup, normaliseKey, pageSentences, stems } from '../../domain/text.js';
@@ -45,6 +45,33 @@ export function entityOf(candidate: Pick<Candidate, 'key' | 'name'>, page: Fetch
   return model.items.find(same) ?? null;
 }
 
+const CLAUSE_BREAK = /[;:]\s+|,\s+(?:(?:and|while|but|whereas)\s+)?|\s+(?:and|while|but|whereas)\s+/g;
+
+/**
+ * The part of a sentence that is about `name` when the sentence also names other entities of the page
+ * ("Perkly sells perks to remote teams, and HireWise, a Dallas-based recruiting platform, raised $12M":
+ * Perkly's part ends before ", and HireWise"). The sentence itself when it names no other entity.
+ */
+export function clauseAbout(text: string, name: string, others: readonly string[]): string {
+  const at = text.indexOf(name);
+  if (at < 0) return text;
+  const spans: [number, number][] = [];
+  for (const o of others) {
+    if (!o || o === name || o.includes(name) || name.includes(o)) continue;
+    for (let i = text.indexOf(o); i >= 0; i = text.indexOf(o, i + o.length)) spans.push([i, i + o.length]);
+  }
+  if (spans.length === 0) return text;
+  const prevEnd = Math.max(0, ...spans.filter(([, e]) => e <= at).map(([, e]) => e));
+  const nextStart = Math.min(text.length, ...spans.filter(([b]) => b >= at + name.length).map(([b]) => b));
+  const breaks = [...text.matchAll(CLAUSE_BREAK)].map((m) => [m.index, m.index + m[0].length] as const);
+  const startBreak = breaks.filter(([, e]) => e > prevEnd && e <= at).at(-1);
+  const endBreak = nextStart < text.length ? breaks.filter(([b]) => b >= at + name.length && b < nextStart).at(-1) : undefined;
+  const start = startBreak ? startBreak[1] : prevEnd;
+  const end = endBreak ? endBreak[0] : nextStart;
+  const clause = text.slice(start, end).trim();
+  return clause.includes(name) ? clause : text;
+}
+
 /** Passages about the candidate: its facts first, then sentences naming it, then the rest of a page about it. */
 export function evidenceFor(candidate: Candidate, pages: readonly FetchedPage[]): Evidence[] {
   const out: Evidence[] = [];
@@ -53,16 +80,20 @@ export function evidenceFor(candidate: Candidate, pages: readonly FetchedPage[])
   for (const page of own.length > 0 ? own : pages) {
     const url = pageUrl(page);
     const entity = entityOf(candidate, page);
+    const aboutPage = candidate.entityType === 'news' || page.title.includes(candidate.name) || (entity !== null && entity === page.model?.subject);
+    // On a page about several entities (a news story, a listing), a sentence naming others is read only
+    // in the part about this one: another's descriptor says nothing of it.
+    const others = aboutPage ? [] : [...(page.model?.items ?? []), ...(page.model?.subject ? [page.model.subject] : [])].map((i) => i.name);
+    const about = (text: string) => (others.length > 0 ? clauseAbout(text, candidate.name, others) : text);
     if (entity) {
       const own = entity === page.model?.subject;
       for (const fact of entity.facts) if (page.text.includes(fact.passage)) out.push({ text: fact.passage, url, page, named: true, fact, ownFact: own });
-      if (page.text.includes(entity.passage)) out.push({ text: entity.passage, url, page, named: true });
+      if (page.text.includes(entity.passage)) out.push({ text: own ? entity.passage : about(entity.passage), url, page, named: true });
     }
-    const aboutPage = candidate.entityType === 'news' || page.title.includes(candidate.name) || (entity !== null && entity === page.model?.subject);
     if (aboutPage) for (const e of out) if (e.page === page) e.ownPage = true;
     for (const text of pageSentences(page)) {
       const named = text.includes(candidate.name);
-      if (named || aboutPage) out.push({ text, url, page, named: named || aboutPage, ...(aboutPage ? { ownPage: true } : {}) });
+      if (named || aboutPage) out.push({ text: named ? about(text) : text, url, page, named: named || aboutPage, ...(aboutPage ? { ownPage: true } : {}) });
     }
   }
   // Facts first, then sentences that name the candidate: the strongest evidence is tried first.
@@ -223,7 +254,8 @@ function literalName(text: string, names: readonly string[]): string | null {
 function locativeName(text: string, names: readonly string[]): string | null {
   for (const n of names) {
     // "in Berlin", "from Paris", "a Berlin-based …", and attributive "a San Francisco payments company".
-    const re = new RegExp(`(?:\\b(?:in|from|at|of|near|outside)\\s+(?:the\\s+)?(?:city of\\s+)?${escapeRe(n)}(?![\\p{L}])|(^|[^\\p{L}])${escapeRe(n)}-(?:based|headquartered)\\b|\\b(?:a|an|the)\\s+${escapeRe(n)}\\s+\\p{Ll})`, 'u');
+    // The possessive before a name ("Houston's Shiftly") places it too.
+    const re = new RegExp(`(?:\\b(?:in|from|at|of|near|outside)\\s+(?:the\\s+)?(?:city of\\s+)?${escapeRe(n)}(?![\\p{L}])|(^|[^\\p{L}])${escapeRe(n)}-(?:based|headquartered)\\b|\\b(?:a|an|the)\\s+${escapeRe(n)}\\s+\\p{Ll}|(^|[^\\p{L}])${escapeRe(n)}['’]s\\s+\\p{Lu})`, 'u');
     if (re.test(text)) return n;
   }
   return null;
@@ -251,9 +283,14 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   for (const e of named) if (says(e.text, names)) return pass(filter, [e], 'stated');
   for (const e of named) {
     for (const mention of placesNamedIn(e.text)) {
-      if (!mention.ambiguous && says(e.text, [mention.text.replace(/-based$/i, '')]) && placeContains(target, mention.place)) {
+      const bare = mention.text.replace(/-based$/i, '').replace(/['’]s$/, '');
+      if (!says(e.text, [bare])) continue;
+      if (!mention.ambiguous && placeContains(target, mention.place)) {
         return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” is ${mention.place.name}, which lies in ${target.name})`);
       }
+      // A city name several countries have ("Dallas-based") fits a state or country that holds one of them.
+      const reading = mention.ambiguous && target.level !== 'city' ? cityReadings(bare).find((p) => placeContains(target, p)) : undefined;
+      if (reading) return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” taken as the ${reading.name} in ${target.name})`);
     }
   }
   return unclear(filter, candidate, `no passage about it names ${target.name} or a place in it.`);
