@@ -118,6 +118,44 @@ describe('PromQL reference extraction (the checker itself)', () => {
   });
 });
 
+describe('shape of the shipped files', () => {
+  it('the dashboard is well formed: unique panel ids, panels inside the 24-column grid and not overlapping, data sources from its variables', () => {
+    const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {
+      uid: string; panels: { id: number; type: string; gridPos: { x: number; y: number; w: number; h: number }; datasource?: { uid: string } }[];
+      templating: { list: { name: string; type: string }[] };
+    };
+    expect(dashboard.uid).toBe('leadfinder-overview');
+    const ids = dashboard.panels.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const sources = new Set(dashboard.templating.list.filter((v) => v.type === 'datasource').map((v) => `\${${v.name}}`));
+    const cells = new Set<string>();
+    for (const panel of dashboard.panels) {
+      const { x, y, w, h } = panel.gridPos;
+      expect(x + w, `panel ${panel.id}`).toBeLessThanOrEqual(24);
+      for (let i = x; i < x + w; i++) for (let j = y; j < y + h; j++) {
+        expect(cells.has(`${i},${j}`), `panel ${panel.id} overlaps another at ${i},${j}`).toBe(false);
+        cells.add(`${i},${j}`);
+      }
+      if (panel.type !== 'row') expect(sources.has(panel.datasource?.uid ?? ''), `panel ${panel.id} data source`).toBe(true);
+    }
+  });
+
+  it('every alert rule has a name, an expression, a severity, a summary and a description', () => {
+    const file = parse(readFileSync(RULES, 'utf8')) as { groups: { rules: Record<string, unknown>[] }[] };
+    const rules = file.groups.flatMap((g) => g.rules);
+    expect(rules.length).toBeGreaterThanOrEqual(4);
+    for (const rule of rules) {
+      expect(rule, String(rule.alert)).toMatchObject({
+        alert: expect.stringMatching(/^Leadfinder[A-Za-z]+$/), expr: expect.any(String),
+        labels: { severity: expect.stringMatching(/^(page|warn)$/) },
+        annotations: { summary: expect.any(String), description: expect.any(String) },
+      });
+      if (rule.for !== undefined) expect(rule.for).toMatch(/^\d+[smh]$/);
+    }
+    expect(new Set(rules.map((r) => r.alert)).size).toBe(rules.length);
+  });
+});
+
 describe('dashboard and alert rules against a real scrape', () => {
   let llm: LlmStub;
   let filter: ServerProcess;
