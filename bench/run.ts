@@ -25,6 +25,7 @@ const FIGURES: Record<string, { title: string; load: () => Promise<Figure> }> = 
   cost: { title: 'cost per row', load: async () => (await import('./figures/cost-per-row.js')).costPerRow },
   eventlog: { title: 'event log', load: async () => (await import('./figures/event-log.js')).eventLog },
   account: { title: 'POST /v1/searches, busy account', load: async () => (await import('./figures/one-account.js')).oneAccount },
+  coord: { title: 'coordinators under load', load: async () => (await import('./figures/coordinators.js')).coordinators },
 };
 
 async function main(): Promise<void> {

@@ -256,7 +256,9 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Met
         const after = s.traffic();
         expect(renewed).toEqual({ ...lease, expiresAt: T0 + 15_000 });
         expect(after.bytes - before.bytes).toBeLessThan(1_000);
-        expect((await s.runs.get(run.id))?.lease).toEqual(renewed);
+        expect((await s.runs.get(run.id))?.lease).toMatchObject({ owner: 'coord-1', epoch: 1 });
+        expect(await s.runs.findLapsed(T0 + 14_999)).toEqual([]);
+        expect((await s.runs.findLapsed(T0 + 15_000)).map((r) => r.lease)).toEqual([renewed]);
         expect(await s.runs.claim(run.id, 'coord-2', 10_000, T0 + 14_999)).toBeNull();
         expect(await s.runs.claim(run.id, 'coord-2', 10_000, T0 + 15_000)).toMatchObject({ lease: { owner: 'coord-2', epoch: 2 } });
       });

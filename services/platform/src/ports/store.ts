@@ -10,7 +10,10 @@ import type { FinalEvent, RunStatus, Speed, TerminalStatus } from '@leadfinder/w
 export interface RunLease {
   /** Coordinator instance holding the run. */
   owner: string;
-  /** Epoch ms after which the lease has lapsed. */
+  /**
+   * Epoch ms after which the lease has lapsed. On a run read with `get` it may predate the latest
+   * renewal (renewals are records of their own); `claim` and `findLapsed` decide on the renewed expiry.
+   */
   expiresAt: number;
   /** Rises on every claim: a fencing token. */
   epoch: number;

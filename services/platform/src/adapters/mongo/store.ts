@@ -85,9 +85,10 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     async insert(run) {
       if (!(await runDocs.create({ ...run, insertedSeq: nextSeq() }))) throw conflictError(`run ${run.id}`);
     },
+    // The lease as claimed: claims and the lapse scans read the renewals (one more read each).
     get: async (id) => {
       const { doc } = await runDocs.read(id);
-      return doc && leases.effective(toRunDoc(doc));
+      return doc && toRunDoc(doc);
     },
     listRecent: async (accountId, limit) =>
       (await runDocs.find({ accountId }, { sort: { createdAt: -1, insertedSeq: -1 }, limit })).map(toRunDoc),

@@ -1,0 +1,86 @@
+import type { BenchContext, Figure, FigureRow } from '../support/figure.js';
+import { errorRow, skippedRow, verdict } from '../support/figure.js';
+import { startSearch } from '../support/api.js';
+import { followRun, wallNow } from '../support/runs.js';
+import { startFleet, type Fleet } from '../support/fleet.js';
+import { summarize } from '../support/stats.js';
+
+const FIGURE = 'coordinators under load';
+const CONCURRENT = 50;
+const GOAL_RATIO = 2;
+const QUERY = 'startups based in Berlin';
+const TARGET = 20;
+/** Enough slots for every run at once on two coordinators (the default, 8 each, would queue them). */
+const CONCURRENCY_PER_COORDINATOR = Math.ceil(CONCURRENT / 2);
+
+/**
+ * Two coordinators (plus one fetcher, one filter and one edge, each its own `serve --role` process,
+ * over a dedicated nats-server and FerretDB) on the bundled sample corpus with the rule-based reasoner.
+ * One run alone (the median of 3, one after another), then 50 started at once: each run is timed from
+ * its POST to its `done` event, followed over the event stream. The figure is the ratio of the 50 runs'
+ * median and slowest time to the lone run's time.
+ */
+export const coordinators: Figure = {
+  id: 'coord',
+  title: FIGURE,
+  async run(ctx: BenchContext): Promise<FigureRow[]> {
+    const setup = `distributed, 2 coordinators × ${CONCURRENCY_PER_COORDINATOR} slots, sample corpus, "${QUERY}" target ${TARGET}`;
+    const goal = `${CONCURRENT} concurrent runs within ${GOAL_RATIO}× one run alone`;
+    if (!ctx.mongoUrl) return [skippedRow(FIGURE, setup, goal)];
+    let fleet: Fleet | null = null;
+    try {
+      fleet = await startFleet({
+        mongoUrl: ctx.mongoUrl, coordinators: 2, log: ctx.log,
+        env: { LEADFINDER_COORDINATOR_CONCURRENCY: String(CONCURRENCY_PER_COORDINATOR) },
+      });
+      const apiKey = await createAccount(fleet, 100_000);
+      // Followed over the event stream (as a client would), not by polling GET: 50 runs polled every
+      // 50 ms would be 1,000 reads a second on the store, measuring the poll more than the runs.
+      const timed = async () => {
+        const startedAt = wallNow();
+        const id = await startSearch(fleet!.edgeUrl, apiKey, { q: QUERY, target: TARGET });
+        const run = await followRun(fleet!.edgeUrl, apiKey, id, startedAt, 120_000);
+        const done = run.frames.find(({ frame }) => frame.event.type === 'done');
+        const status = run.timedOut ? 'timeout' : run.error ? 'error' : !done ? 'unfinished' : run.final?.stopped ? 'stopped' : 'done';
+        return { ms: done?.atMs ?? run.frames.at(-1)?.atMs ?? Number.NaN, status };
+      };
+      ctx.log(`${FIGURE}: warm-up run, then 3 runs alone`);
+      await timed();
+      const alone: number[] = [];
+      for (let i = 0; i < 3; i++) alone.push((await timed()).ms);
+      const aloneMs = summarize(alone).p50;
+      ctx.log(`${FIGURE}: ${CONCURRENT} runs at once`);
+      const t0 = performance.now();
+      const many = await Promise.all(Array.from({ length: CONCURRENT }, () => timed()));
+      const wallMs = performance.now() - t0;
+      const times = summarize(many.map((m) => m.ms));
+      const statuses: Record<string, number> = {};
+      for (const m of many) statuses[m.status] = (statuses[m.status] ?? 0) + 1;
+      const ratio = (v: number) => Math.round((v / aloneMs) * 100) / 100;
+      const s = (v: number) => `${(v / 1000).toFixed(2)} s`;
+      return [{
+        figure: FIGURE,
+        setup,
+        result: `one run alone ${s(aloneMs)} (median of 3); ${CONCURRENT} at once: median ${s(times.p50)} (${ratio(times.p50)}×), `
+          + `slowest ${s(times.max)} (${ratio(times.max)}×), all done after ${s(wallMs)}; end states ${JSON.stringify(statuses)}`,
+        goal,
+        verdict: verdict(times.max <= GOAL_RATIO * aloneMs && (statuses.done ?? 0) === CONCURRENT),
+        data: { aloneMs: alone, concurrentMs: many.map((m) => m.ms), times, wallMs, statuses, concurrencyPerCoordinator: CONCURRENCY_PER_COORDINATOR },
+      }];
+    } catch (error) {
+      return [errorRow(FIGURE, setup, goal, error)];
+    } finally {
+      await fleet?.stop();
+    }
+  },
+};
+
+async function createAccount(fleet: Fleet, balanceUsd: number): Promise<string> {
+  const res = await fetch(`${fleet.adminUrl}/admin/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${fleet.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ balanceUsd }),
+  });
+  if (res.status !== 201) throw new Error(`POST /admin/accounts answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { apiKey: string }).apiKey;
+}
