@@ -4,6 +4,8 @@ import { LeadfinderApiError, TransportError } from './errors.js';
 import { followRun, pause } from './follow.js';
 import type { EventFollower, FollowOptions } from './follow.js';
 import { HttpCore } from './http.js';
+import { webhooksApi } from './webhooks.js';
+import type { WebhooksApi } from './webhooks.js';
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:8080 */
@@ -55,6 +57,8 @@ export interface LeadfinderClient {
   follow(id: string, options?: FollowOptions): EventFollower;
   /** Poll `GET /v1/searches/{id}` every few seconds until terminal (fallback when streaming is not possible). */
   waitForResult(id: string, options?: WaitOptions): Promise<RunRecord>;
+  /** Webhook endpoints, secrets and deliveries; needs a session token as the credential, like `keys`. */
+  webhooks: WebhooksApi;
   /** Key management; needs a session token as the credential (an API key gets 401 `Invalid token`). */
   keys: {
     create(name: string): Promise<CreatedKey>;
@@ -142,6 +146,7 @@ export function createClient(options: ClientOptions): LeadfinderClient {
         if (!(await pause(o.intervalMs ?? 3_000, o.signal))) throw o.signal?.reason ?? new Error('aborted');
       }
     },
+    webhooks: webhooksApi(http),
     keys: {
       create: (name) => http.request('/api/keys', CreatedKey, { method: 'POST', body: { name } }),
       list: async () => (await http.request('/api/keys', KeyList)).keys,

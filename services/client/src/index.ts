@@ -14,6 +14,8 @@
 export { createClient } from './client.js';
 export { followRun } from './follow.js';
 export { SseParser } from './sse.js';
+export { verifyWebhook, WebhookVerificationError } from './webhooks.js';
+export type { WebhookPayload, WebhooksApi } from './webhooks.js';
 export {
   LeadfinderApiError, InsufficientBalanceError, ValidationError, AuthenticationError, NotFoundError,
   RateLimitedError, TransportError, ProtocolError,
@@ -21,4 +23,6 @@ export {
 export type { ClientOptions, CreateSearchOptions, LeadfinderClient, WaitOptions } from './client.js';
 export type { EventFollower, FollowOptions, FollowedEvent } from './follow.js';
 export type { SseFrame } from './sse.js';
-export type { CreateSearchRequest, ResultRow, RunEvent, RunListItem, RunRecord } from './wire.js';
+export type {
+  CreateSearchRequest, ResultRow, RunEvent, RunListItem, RunRecord, SearchWebhook, WebhookDelivery, WebhookEndpoint, WebhookEventType,
+} from './wire.js';

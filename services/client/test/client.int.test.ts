@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RunEvent, isTerminal } from '@leadfinder/wire';
 import {
-  AuthenticationError, InsufficientBalanceError, LeadfinderApiError, NotFoundError, SseParser, ValidationError, createClient,
+  AuthenticationError, InsufficientBalanceError, LeadfinderApiError, NotFoundError, SseParser, ValidationError, WebhookVerificationError,
+  createClient, verifyWebhook,
 } from '@leadfinder/client';
 import type { FollowedEvent, LeadfinderClient } from '@leadfinder/client';
 import { createAccount, startServerProcess } from '../../../test/support/server-process.js';
@@ -21,7 +24,8 @@ let direct: LeadfinderClient;
 const proxies: TestProxy[] = [];
 
 beforeAll(async () => {
-  server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } });
+  // Loopback webhook receivers are allowed (a loopback test service); retries come quickly.
+  server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', LEADFINDER_WEBHOOK_RETRY_BASE_MS: '100' } });
   ({ apiKey, sessionToken } = await createAccount(server.url, ADMIN, 200));
   direct = createClient({ baseUrl: server.url, credential: apiKey });
 });
@@ -353,5 +357,54 @@ describe('keys', () => {
     const error = await direct.keys.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).detail).toBe('Invalid token');
+  });
+});
+
+describe('webhooks', () => {
+  it('registers an endpoint, receives a search\'s signed deliveries, verifies them and lists them as delivered', async () => {
+    const received: { headers: Record<string, string | string[] | undefined>; body: string; path: string }[] = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '' });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      const owner = await createAccount(server.url, ADMIN, 20);
+      const session = createClient({ baseUrl: server.url, credential: owner.sessionToken });
+      const caller = createClient({ baseUrl: server.url, credential: owner.apiKey });
+      const endpoint = await session.webhooks.createEndpoint(`${hookUrl}/endpoint`);
+      expect((await session.webhooks.listEndpoints()).map((e) => e.id)).toEqual([endpoint.id]);
+      const requestSecret = await session.webhooks.requestSecret();
+
+      const { id } = await caller.createSearch({ q: QUERY, target: 2, webhook: { url: `${hookUrl}/request` } });
+      const run = await caller.waitForResult(id, { intervalMs: 200 });
+      const deliveries = await (async () => {
+        for (;;) {
+          const list = await session.webhooks.deliveries({ runId: id });
+          if (list.length === 2 && list.every((d) => d.status === 'delivered')) return list;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      expect(deliveries.map((d) => d.endpointId ?? 'request').sort()).toEqual([endpoint.id, 'request'].sort());
+
+      for (const request of received) {
+        const secret = request.path === '/request' ? requestSecret : endpoint.secret;
+        const payload = verifyWebhook({ secret, headers: request.headers, body: request.body });
+        expect(payload).toMatchObject({ type: 'search.finished', data: { id, status: run.status } });
+        expect(() => verifyWebhook({ secret: endpoint.secret === secret ? requestSecret : endpoint.secret, headers: request.headers, body: request.body }))
+          .toThrow(WebhookVerificationError);
+        expect(() => verifyWebhook({ secret, headers: request.headers, body: request.body.replace(id, 'f'.repeat(32)) })).toThrow(WebhookVerificationError);
+        expect(() => verifyWebhook({ secret, headers: request.headers, body: request.body, now: () => Date.now() + 600_000 })).toThrow(WebhookVerificationError);
+      }
+      expect(new Set(received.map((r) => r.headers['webhook-id']))).toEqual(new Set(deliveries.map((d) => d.id)));
+      await session.webhooks.deleteEndpoint(endpoint.id);
+      expect(await session.webhooks.listEndpoints()).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   });
 });
