@@ -71,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
       const { runAdminCommand } = await import('./admin.js');
       return runAdminCommand(rest, { stdout: process.stdout, stderr: process.stderr, env: process.env });
     }
-    case 'search': case 'runs': case 'show': case 'stop': case 'keys': {
+    case 'search': case 'runs': case 'show': case 'stop': case 'keys': case 'webhooks': {
       const { runClientCommand } = await import('./client-commands.js');
       return runClientCommand(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
     }

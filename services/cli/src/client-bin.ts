@@ -12,7 +12,7 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'admin':
       return runAdminCommand(rest, { stdout: process.stdout, stderr: process.stderr, env: process.env });
-    case 'search': case 'runs': case 'show': case 'stop': case 'keys':
+    case 'search': case 'runs': case 'show': case 'stop': case 'keys': case 'webhooks':
       return runClientCommand(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
     case '--help': case '-h': case 'help': case undefined:
       process.stdout.write(CLIENT_USAGE + '\n');

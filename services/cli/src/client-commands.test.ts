@@ -62,7 +62,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'leadfinder-cli-test-'));
 beforeAll(async () => {
   searxng = await startSlowSearxng();
   [corpus, slow] = await Promise.all([
-    startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } }),
+    // Loopback webhook receivers allowed (a loopback test service), for `search --webhook`.
+    startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', LEADFINDER_WEBHOOK_RETRY_BASE_MS: '100' } }),
     startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_SEARCH: 'searxng', LEADFINDER_SEARXNG_URL: searxng.url } }),
   ]);
   account = await createAccount(corpus.url, ADMIN, 100);
@@ -406,5 +407,62 @@ describe('the leadfinder binary', () => {
     const id = runIdIn(r.stderr);
     expect((await slowSdk.getSearch(id)).status).toBe('running');
     await slowSdk.stopSearch(id);
+  });
+});
+
+describe('leadfinder webhooks', () => {
+  it('creates an endpoint (secret on stdout once), lists, rotates and deletes it, with a session token', async () => {
+    const owner = await createAccount(corpus.url, ADMIN, 5);
+    const env = { LEADFINDER_URL: corpus.url, LEADFINDER_SESSION_TOKEN: owner.sessionToken };
+    const made = fakeIo(env);
+    expect(await runClientCommand(['webhooks', 'create', 'https://hooks.example.com/leadfinder', '--events', 'search.finished,search.progress'], made.io), made.err()).toBe(0);
+    expect(made.out()).toMatch(/^whsec_[A-Za-z0-9+/]+=*\n$/);
+    const id = /created endpoint (whep_[0-9a-f]+)/.exec(made.err())?.[1];
+    expect(id).toBeDefined();
+    const list = fakeIo(env);
+    expect(await runClientCommand(['webhooks', 'list'], list.io)).toBe(0);
+    expect(list.out()).toBe(`${id}  search.finished,search.progress  https://hooks.example.com/leadfinder\n`);
+    const rotated = fakeIo(env);
+    expect(await runClientCommand(['webhooks', 'rotate', id!], rotated.io)).toBe(0);
+    expect(rotated.out()).toMatch(/^whsec_/);
+    expect(rotated.out()).not.toBe(made.out());
+    expect(await runClientCommand(['webhooks', 'delete', id!], fakeIo(env).io)).toBe(0);
+    const bad = fakeIo(env);
+    expect(await runClientCommand(['webhooks', 'create', 'https://hooks.example.com/x', '--events', 'search.started'], bad.io)).toBe(2);
+    expect(bad.err()).toContain('--events takes search.finished, search.progress');
+    const noSession = fakeIo({ LEADFINDER_URL: corpus.url, LEADFINDER_API_KEY: owner.apiKey });
+    expect(await runClientCommand(['webhooks', 'list'], noSession.io)).toBe(2);
+    expect(noSession.err()).toContain('no session token');
+  });
+
+  it('search --webhook sends the run\'s terminal record to the URL; `webhooks deliveries --run` shows it delivered', async () => {
+    const bodies: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString())).on('end', () => {
+        bodies.push(body);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const t = fakeIo(corpusEnv());
+      expect(await runClientCommand(['search', QUERY, '--target', '2', '--format', 'json', '--webhook', url], t.io), t.err()).toBe(0);
+      const id = runIdIn(t.err());
+      const env = { LEADFINDER_URL: corpus.url, LEADFINDER_SESSION_TOKEN: account.sessionToken };
+      const shown = await (async () => {
+        for (;;) {
+          const d = fakeIo(env);
+          await runClientCommand(['webhooks', 'deliveries', '--run', id], d.io);
+          if (d.out().includes(' delivered ')) return d.out();
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      expect(shown).toMatch(new RegExp(`^msg_[0-9a-f]+  ${id}  search.finished  delivered  attempts 1  ${url}\n$`));
+      expect(JSON.parse(bodies[0]!)).toMatchObject({ type: 'search.finished', data: { id, status: 'done' } });
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The client side of the `leadfinder` command: `search`, `runs`, `show`, `stop`, `keys`. Results go to
+ * The client side of the `leadfinder` command: `search`, `runs`, `show`, `stop`, `keys`, `webhooks`. Results go to
  * stdout (or `--out`), everything a person reads while waiting goes to stderr, so
  * `leadfinder search "…" --format csv > rows.csv` gives a clean file.
  */
@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { InsufficientBalanceError, LeadfinderApiError, TransportError, createClient } from '@leadfinder/client';
 import type { EventFollower, LeadfinderClient } from '@leadfinder/client';
 import type { FinalEvent, ResultRow, RunEvent, RunRecord } from '@leadfinder/wire';
+import { WebhookUsageError, parseWebhookEvents, webhooksCommand } from './client-webhooks.js';
 import { OUTPUT_FORMATS, describeEvent, describeLiveRun, describeRun, formatRows, formatRunList, usd } from './format.js';
 import type { OutputFormat } from './format.js';
 
@@ -27,7 +28,7 @@ export interface ClientIo {
 }
 
 const SEARCH_USAGE =
-  'usage: leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--idempotency-key KEY] [--format table|csv|json|jsonl] [--out FILE] [--quiet]';
+  'usage: leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--idempotency-key KEY] [--webhook URL [--webhook-events LIST]] [--format table|csv|json|jsonl] [--out FILE] [--quiet]';
 
 class UsageError extends Error {}
 
@@ -81,7 +82,7 @@ export async function runClientCommand(argv: string[], io: ClientIo): Promise<nu
   let settings: Settings | undefined;
   try {
     const [command, ...rest] = argv;
-    settings = resolveSettings(io.env, command === 'keys', err);
+    settings = resolveSettings(io.env, command === 'keys' || command === 'webhooks', err);
     const client = createClient({ baseUrl: settings.url, credential: settings.credential });
     switch (command) {
       case 'search': return await search(client, rest, io);
@@ -110,11 +111,12 @@ export async function runClientCommand(argv: string[], io: ClientIo): Promise<nu
         return 0;
       }
       case 'keys': return await keys(client, rest, io);
+      case 'webhooks': return await webhooksCommand(client, rest, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof WebhookUsageError) {
       err(`leadfinder: ${error.message}\n`);
       return 2;
     }
@@ -173,7 +175,7 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
     options: {
       target: { type: 'string' }, speed: { type: 'string' }, sites: { type: 'string' }, 'no-relax': { type: 'boolean' },
       format: { type: 'string', default: 'table' }, out: { type: 'string' }, quiet: { type: 'boolean' },
-      'idempotency-key': { type: 'string' },
+      'idempotency-key': { type: 'string' }, webhook: { type: 'string' }, 'webhook-events': { type: 'string' },
     },
   });
   const q = positionals.join(' ');
@@ -187,8 +189,11 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
   if (key !== undefined && !/^[\x21-\x7e]([\x20-\x7e]{0,253}[\x21-\x7e])?$/.test(key)) {
     throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters');
   }
+  const webhookEvents = parseWebhookEvents(values['webhook-events']);
+  if (webhookEvents && !values.webhook) throw new UsageError('--webhook-events needs --webhook URL');
+  const webhook = values.webhook ? { url: values.webhook, ...(webhookEvents ? { events: webhookEvents } : {}) } : undefined;
   const { id } = await client.createSearch(
-    { q, target, speed: values.speed, sites: values.sites, relax: values['no-relax'] ? false : undefined },
+    { q, target, speed: values.speed, sites: values.sites, relax: values['no-relax'] ? false : undefined, ...(webhook ? { webhook } : {}) },
     key === undefined ? {} : { idempotencyKey: key },
   );
   io.stderr.write(`search ${id} started (5.00 USD reserved; charged for what it spends)\n`);
