@@ -3,7 +3,7 @@
  * for tests. Roles record spans and metrics through the driver-free API the package index exports
  * (`tracer`, `meter`, …); only the composition root starts the SDK.
  */
-export { startTelemetry } from './telemetry/sdk.js';
+export { startTelemetry, MetricsListenError } from './telemetry/sdk.js';
 export { createInMemoryTelemetry } from './telemetry/testing.js';
 export { instrumentWorkQueue, ENQUEUED_AT_HEADER } from './telemetry/work-queue-metrics.js';
 export { countingLlmUsage } from './telemetry/metrics.js';

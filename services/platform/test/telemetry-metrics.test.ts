@@ -128,7 +128,7 @@ describe('Prometheus endpoint (LEADFINDER_METRICS_PORT)', () => {
     await expect(startTelemetry({
       role: 'edge', logger: silentLogger, config: { OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_SERVICE_NAME: undefined, HOST: '127.0.0.1' },
       metricsPort: port,
-    })).rejects.toThrow(`LEADFINDER_METRICS_PORT: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+    })).rejects.toThrow(expect.objectContaining({ name: 'MetricsListenError', message: `LEADFINDER_METRICS_PORT: cannot listen on 127.0.0.1:${port} (EADDRINUSE)` }));
     const span = trace.getTracer('after').startSpan('after a failed start');
     expect(span.isRecording()).toBe(false);
     span.end();

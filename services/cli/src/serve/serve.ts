@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { buildAdminApp, buildEdgeApp, createSessionSigner, createWebhookService, createWebPlugin, signInMethod } from '@leadfinder/edge';
 import { createCoordinator } from '@leadfinder/coordinator';
 import { devSignInRefusal, randomIds, systemClock } from '@leadfinder/platform';
-import { startTelemetry } from '@leadfinder/platform/telemetry';
+import { MetricsListenError, startTelemetry } from '@leadfinder/platform/telemetry';
 import type { Config, Logger, Role } from '@leadfinder/platform';
 import { ensureDataDir, openInfrastructure, StartupError } from './adapters.js';
 import type { Infrastructure } from './adapters.js';
@@ -27,7 +27,11 @@ export interface RunningService {
  * 3. gRPC servers finish in-flight calls; 4. adapters close (messaging, then storage); 5. telemetry flushes.
  */
 export async function startService(config: Config, role: Role, logger: Logger): Promise<RunningService> {
-  const telemetry = await startTelemetry({ serviceName: config.OTEL_SERVICE_NAME ?? `leadfinder-${role}`, role, logger, config });
+  const telemetry = await startTelemetry({ serviceName: config.OTEL_SERVICE_NAME ?? `leadfinder-${role}`, role, logger, config })
+    .catch((error: unknown) => {
+      // A taken metrics port is reported like a taken PORT: one line naming the variable.
+      throw error instanceof MetricsListenError ? listenError(error.cause, error.host, error.port, 'LEADFINDER_METRICS_PORT') : error;
+    });
   const stops: (() => Promise<void>)[] = [];
   let draining = false;
   const stopAll = async () => {

@@ -148,8 +148,16 @@ async function serveMetrics(exporter: PrometheusExporter, host: string, port: nu
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(`LEADFINDER_METRICS_PORT: cannot listen on ${host}:${port}${code ? ` (${code})` : ''}`, { cause: error });
+    throw new MetricsListenError(host, port, error);
   }
   return server;
+}
+
+/** The Prometheus listener could not bind; `cause` is the listen error (EADDRINUSE, EACCES, …). */
+export class MetricsListenError extends Error {
+  override readonly name = 'MetricsListenError';
+  constructor(readonly host: string, readonly port: number, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    super(`LEADFINDER_METRICS_PORT: cannot listen on ${host}:${port}${code ? ` (${code})` : ''}`, { cause });
+  }
 }
