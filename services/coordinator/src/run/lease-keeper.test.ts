@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger, systemClock, type RunDoc, type RunStore, type Store } from '@leadfinder/platform';
+import { createEmbeddedStore } from '@leadfinder/platform/embedded';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeTime, type TestTime } from '../../test/time.js';
+import { LeaseKeeper } from './lease-keeper.js';
+
+/**
+ * The lease keeper on fake time and the embedded store: it renews every ttl/3, so a run it keeps never
+ * lapses; it calls the lease lost once, at the first refusal, or when renewals fail until the last good
+ * one has expired by its clock, and never before.
+ */
+describe('LeaseKeeper', () => {
+  const TTL = 3_000;
+  let time: TestTime;
+  let dataDir: string;
+  let store: Store;
+  let keeper: LeaseKeeper | undefined;
+  beforeEach(async () => {
+    time = fakeTime();
+    dataDir = mkdtempSync(join(tmpdir(), 'lf-lease-'));
+    store = await createEmbeddedStore({ dataDir, logger: silentLogger });
+  });
+  afterEach(async () => {
+    await keeper?.stop();
+    keeper = undefined;
+    time.restore();
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function claimedRun() {
+    const now = Date.now();
+    const run: RunDoc = {
+      id: 'a'.repeat(32), accountId: 'acct', query: 'q', target: 1, speed: 'fast', relax: false, sites: '',
+      status: 'running', where: 'queued', spendMicrousd: 0, holdMicrousd: 0, chargeMicrousd: null, settled: false,
+      usdDisplay: '$0.00', stopReason: null, deadlineAt: new Date(now + 60_000).toISOString(),
+      createdAt: new Date(now).toISOString(), updatedAt: new Date(now).toISOString(), finishedAt: null, result: null,
+      lease: null, started: false, trace: {},
+    };
+    await store.runs.insert(run);
+    return { run, lease: (await store.runs.claim(run.id, 'me', TTL, now))!.lease };
+  }
+
+  /** Renewals answered so far (granted, refused or failed). */
+  let answered = 0;
+
+  function keep(store: RunStore, lease: Awaited<ReturnType<typeof claimedRun>>['lease']) {
+    const lost: number[] = [];
+    const runs = Object.create(store) as RunStore;
+    runs.renew = (...args) => store.renew(...args).finally(() => (answered += 1));
+    keeper = new LeaseKeeper({ runs, runId: 'a'.repeat(32), lease, ttlMs: TTL, clock: systemClock, logger: silentLogger, item: null, onLost: () => lost.push(Date.now()) });
+    keeper.start();
+    return lost;
+  }
+
+  /** Lets `ms` pass in renewal-sized steps, each renewal answered (its store write landed) before the next. */
+  async function pass(ms: number) {
+    for (let t = 0; t < ms; t += TTL / 3) {
+      const before = answered;
+      await time.advance(TTL / 3);
+      if (!keeper!.isLost) await time.until(() => answered > before, { passing: false, what: 'a renewal answered' });
+    }
+  }
+
+  it('renews every ttl/3, so the run never lapses and no one else can claim it', async () => {
+    const { run, lease } = await claimedRun();
+    const lost = keep(store.runs, lease);
+    await pass(5 * TTL);
+    expect(await store.runs.claim(run.id, 'other', TTL, Date.now())).toBeNull();
+    expect(keeper!.lease.expiresAt).toBeGreaterThan(Date.now());
+    expect(lost).toEqual([]);
+  });
+
+  it('calls the lease lost once, at the first renewal the store refuses', async () => {
+    const { run, lease } = await claimedRun();
+    const lost = keep(store.runs, lease);
+    // It lapses and another coordinator takes it over (a long pause of this process, say).
+    await keeper!.stop();
+    await time.advance(TTL + 1);
+    expect(await store.runs.claim(run.id, 'other', TTL, Date.now())).not.toBeNull();
+    keeper!.start();
+    await pass(TTL);
+    expect(lost).toHaveLength(1);
+    expect(keeper!.isLost).toBe(true);
+    expect(await keeper!.renew()).toBe(false);
+  });
+
+  it('keeps the lease through failing renewals until the last good one expires by its clock, then calls it lost', async () => {
+    const { lease } = await claimedRun();
+    let failing = false;
+    const runs = Object.create(store.runs) as RunStore;
+    runs.renew = (...args) => (failing ? Promise.reject(new Error('store unreachable')) : store.runs.renew(...args));
+    const lost = keep(runs, lease);
+    await pass(TTL / 3);
+    const lastGood = keeper!.lease.expiresAt;
+    failing = true;
+    while (Date.now() + TTL / 3 < lastGood) {
+      await pass(TTL / 3);
+      expect(lost).toEqual([]);
+    }
+    await pass(TTL);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toBeGreaterThanOrEqual(lastGood);
+  });
+});
