@@ -95,4 +95,42 @@ describe('signed webhooks, embedded', () => {
     expect(withKey.status).toBe(401);
     expect(await withKey.json()).toEqual({ detail: 'Invalid token' });
   });
+
+  it('keeps pending deliveries across a restart of the embedded service (queued again from the data dir)', async () => {
+    const failing = await startReceiver();
+    const env = { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', LEADFINDER_WEBHOOK_RETRY_BASE_MS: '150' };
+    let first: ServerProcess | undefined = await startServerProcess({ env });
+    let second: ServerProcess | undefined;
+    try {
+      const owner = await createAccount(first.url, ADMIN, 10);
+      const r = await fetch(`${first.url}/v1/searches`, {
+        method: 'POST', headers: { authorization: `Bearer ${owner.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ q: QUERY, target: 2, webhook: { url: `${failing.url}/hook` } }),
+      });
+      const { id } = (await r.json()) as { id: string };
+      await eventually('a failed attempt', async () => (failing.requests.length >= 1 ? true : undefined), 30_000);
+      const dataDir = first.dataDir;
+      await first.stop({ keepData: true });
+      first = undefined;
+      const attemptsBefore = failing.requests.length;
+
+      failing.recover();
+      second = await startServerProcess({ env, dataDir });
+      const api = webhookApi(second.url, owner.sessionToken);
+      const settled = await eventually('the delivery after the restart', async () => {
+        const list = await api.deliveries(id);
+        return list.length === 1 && list[0]!.status === 'delivered' ? list : undefined;
+      }, 30_000);
+      expect(failing.requests.length).toBeGreaterThan(attemptsBefore);
+      const requestSecret = (await api.call('GET', '/request-secret')).body.secret as string;
+      await expectDeliveredOnce({
+        receiver: failing, deliveries: settled, secretFor: () => requestSecret,
+        record: async (runId) => (await fetch(`${second!.url}/v1/searches/${runId}`, { headers: { authorization: `Bearer ${owner.apiKey}` } })).json(),
+      });
+    } finally {
+      await first?.stop();
+      await second?.stop();
+      await failing.close();
+    }
+  }, 120_000);
 });
