@@ -1,8 +1,9 @@
-import { filterWhere, formatWhere, roundWhere, type Candidate, type ScreenScore, type SearchHit, type Verdict } from '@leadfinder/wire';
+import { filterWhere, formatWhere, roundWhere, type Candidate, type ResearchPlan, type ScreenScore, type SearchHit, type Verdict } from '@leadfinder/wire';
 import { describe, expect, it } from 'vitest';
 import { CandidatePool, mergeCandidate } from './merge.js';
 import { llmCallPriceMicrousd, SpendMeter, spendCapMicrousd, type Prices } from './pricing.js';
 import { relaxThreshold, shouldRelax } from './relax.js';
+import { RunState } from './run-state.js';
 import { buildRow, truncateRows, verdictEntry } from './rows.js';
 import { cursorsAfterRound, roundSearches } from './search-plan.js';
 import { selectPagesToOpen, uniqueHits } from './selection.js';
@@ -199,5 +200,51 @@ describe('where', () => {
   it('names round steps and funnel filters', () => {
     expect(formatWhere(roundWhere(2, 'opening pages'))).toBe('round 2 · opening pages');
     expect(formatWhere(filterWhere(1, 3, 4))).toBe('round 1 · filter 3 of 4');
+  });
+});
+
+describe('run state', () => {
+  const filter = (index: number, title: string) => ({ index, title, criterion: `${title} holds`, spec: {}, relaxed: false });
+  const plan = (): ResearchPlan => ({
+    entityType: 'company', filters: [filter(1, 'In Berlin'), filter(2, 'Hiring')], queries: ['q'], dateRange: null,
+    sites: { domains: [], pageTypes: [] }, summary: 'companies',
+  });
+
+  it('offers Relax one turn per filter, only when the rule says so over the run\'s tally', () => {
+    const state = new RunState(5);
+    state.setPlan(plan());
+    state.countFilterPass(0, 20, 10);
+    expect(state.takeRelaxTurn(0, true)).toBe(false); // half passed: no reason to loosen
+    state.countFilterPass(1, 20, 1);
+    expect(state.takeRelaxTurn(1, false)).toBe(false); // relax off
+    expect(state.takeRelaxTurn(1, true)).toBe(true);
+    expect(state.takeRelaxTurn(1, true)).toBe(false); // asked once per run
+  });
+
+  it('keeps a loosened filter in place of its original for the rest of the run, under the original index', () => {
+    const state = new RunState(5);
+    state.setPlan(plan());
+    const loosened = state.loosen(1, { ...filter(9, 'Hiring or growing'), criterion: 'hiring or growing' });
+    expect(loosened).toMatchObject({ index: 2, relaxed: true, criterion: 'hiring or growing' });
+    expect(state.filterAt(1)).toEqual({ current: loosened, original: filter(2, 'Hiring') });
+    expect(state.descriptors().map((d) => d.criterion)).toEqual(['In Berlin holds', 'hiring or growing']);
+    expect(state.filterCount).toBe(2);
+  });
+
+  it('remembers opened URLs and their pages, unclear candidates until cleared, and domain searches once', () => {
+    const state = new RunState(5);
+    const page = { url: 'http://a.test/', finalUrl: 'http://a.test/home', status: 200, contentType: 'text/html', title: 't', text: 'x', publishedAt: null, passages: [], fetchedAt: '2030-01-01T00:00:00.000Z' };
+    state.recordOpened('http://a.test/', page);
+    state.recordOpened('http://b.test/', null);
+    expect([...state.openedUrls]).toEqual(['http://a.test/', 'http://b.test/']);
+    expect(state.pagesFor(['http://a.test/home', 'http://b.test/'])).toEqual([page]);
+    state.markUnclear('acme');
+    state.markUnclear('beta');
+    expect(state.unclearKeys()).toEqual(['acme', 'beta']);
+    state.clearUnclear();
+    expect(state.unclearKeys()).toEqual([]);
+    expect([state.takeDomainSearch('acme'), state.takeDomainSearch('acme')]).toEqual([true, false]);
+    expect(state.where).toBe('queued');
+    expect(() => state.plan).toThrow('no plan');
   });
 });
