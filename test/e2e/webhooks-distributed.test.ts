@@ -24,12 +24,12 @@ if (!natsAvailable) {
 }
 
 /**
- * Signed webhooks on the distributed stack: `serve --role` processes over a dedicated nats-server
+ * Idempotent create and signed webhooks on the distributed stack: `serve --role` processes over a dedicated nats-server
  * (JetStream) and FerretDB/MongoDB. The edge that accepted the runs and began sending is killed while the
  * receiver still fails; an edge started afterwards (nothing of it existed while the deliveries were made)
  * delivers every one of them from the JetStream queues once the receiver recovers.
  */
-describe.skipIf(!mongoUrl || !natsAvailable)('signed webhooks over NATS JetStream and MongoDB', () => {
+describe.skipIf(!mongoUrl || !natsAvailable)('idempotent create and signed webhooks over NATS JetStream and MongoDB', () => {
   const dbName = uniqueName('lf_e2e_hooks');
   const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-webhooks-dist-'));
   const procs: Proc[] = [];
@@ -65,6 +65,32 @@ describe.skipIf(!mongoUrl || !natsAvailable)('signed webhooks over NATS JetStrea
     }
     rmSync(tmpRoot, { recursive: true, force: true });
   }, 60_000);
+
+  it('200 concurrent duplicates of one Idempotency-Key over two edges start exactly one run with one hold, and every answer names it', async () => {
+    const edgeC = started(await startRole('edge-c', 'edge', { ...common, LEADFINDER_DATA_DIR: dataDir('edge-c') }));
+    try {
+      const account = await createAccount(edgeA.url!, ADMIN, 25);
+      const body = JSON.stringify({ q: QUERY, target: 2 });
+      const answers = await Promise.all(Array.from({ length: 200 }, async (_, i) => {
+        const r = await fetch(`${(i % 2 === 0 ? edgeA : edgeC).url}/v1/searches`, {
+          method: 'POST', body,
+          headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json', 'idempotency-key': 'order-distributed-1' },
+        });
+        return { status: r.status, replayed: r.headers.get('idempotent-replayed'), body: (await r.json()) as { id?: string } };
+      }));
+      expect(answers.map((a) => a.status)).toEqual(Array(200).fill(202));
+      const ids = new Set(answers.map((a) => a.body.id));
+      expect(ids.size).toBe(1);
+      expect(answers.filter((a) => a.replayed === 'false')).toHaveLength(1);
+      const list = (await (await fetch(`${edgeC.url}/v1/searches`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json()) as { runs: { id: string }[] };
+      expect(list.runs.map((r) => r.id)).toEqual([...ids]);
+      const money = (await (await fetch(`${edgeA.url}/admin/accounts/${account.id}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { heldMicrousd: number; balanceMicrousd: number };
+      // One hold of 5.00 USD at most (the run may already have settled): never two.
+      expect(money.heldMicrousd === 5_000_000 || money.heldMicrousd === 0).toBe(true);
+    } finally {
+      await edgeC.stop(5000);
+    }
+  }, 120_000);
 
   it('a failing, then recovering receiver gets each delivery exactly once after dedup, signed, though the sending edge died', async () => {
     const account = await createAccount(edgeA.url!, ADMIN, 50);
