@@ -223,6 +223,14 @@ export function placeContains(outer: Place, inner: Place): boolean {
   }
 }
 
+/**
+ * Continents wholly outside a place, as regions to search when a query excludes it ("outside the United
+ * States": Europe, Asia, Africa, …; its own continent is left out since most of what it finds is the place).
+ */
+export function regionsOutside(place: Place): Place[] {
+  return Object.keys(continents).filter((code) => code !== place.continent && code !== 'AN').map(regionPlace);
+}
+
 /** Every city the gazetteer knows by this name (a lone "Dallas" may be any of them). */
 export function cityReadings(name: string): Place[] {
   return (gazetteer().cities.get(norm(name)) ?? []).map(cityPlace);

@@ -206,3 +206,15 @@ describe('a news sentence naming several companies', () => {
     expect((await verdicts('startups in Germany', 'HireWise')).at(-1)!.outcome).not.toBe('yes');
   });
 });
+
+describe('searching for what lies outside a place', () => {
+  it('later rounds search the continents outside it, and the screen does not favour excerpts naming it', async () => {
+    const p = await plan('nonprofits outside the United States');
+    const later = await reasoner.queries({ plan: p, round: 2, used: p.queries, productiveSites: [] }, { signal });
+    const third = await reasoner.queries({ plan: p, round: 3, used: [...p.queries, ...later.queries], productiveSites: [] }, { signal });
+    expect([...later.queries, ...third.queries].some((q) => /\b(Europe|Asia|Africa)\b/.test(q))).toBe(true);
+    const hit = (url: string, snippet: string) => ({ url, title: 'Org profile', snippet, rank: 1, publishedAt: null, provider: 'fake' });
+    const { scores } = await reasoner.screen({ plan: p, hits: [hit('https://a.example/', 'A nonprofit in Bengaluru, India'), hit('https://b.example/', 'A nonprofit in the United States')] }, { signal });
+    expect(scores[0]!.score).toBeGreaterThanOrEqual(scores[1]!.score);
+  });
+});

@@ -2,7 +2,7 @@ import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } fro
 import { describeRange, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
-import { findPlace, placeNames, type Place } from '../../domain/places.js';
+import { findPlace, placeNames, regionsOutside, type Place } from '../../domain/places.js';
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { splitTerms, synonymGroup } from '../../domain/synonyms.js';
@@ -318,6 +318,11 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
       if (term.split(/\s+/).every((w) => tried.has(bare(w)))) continue;
       pool.push([term, noun, place].filter(Boolean).join(' '));
     }
+  }
+  // "Outside the United States": the excluded place is no search word, but the continents outside it are.
+  if (loc?.kind === 'location' && loc.outside) {
+    const what = typedPhrasings(specs, typeTitle, '', noun)[0] ?? typeTitle;
+    pool.push(...regionsOutside(loc.place).map((r) => `${what} ${r.name}`));
   }
   // With a form, cohort, size or hiring constraint the typed phrasings lead: the kind and place alone
   // ("company India") find pages about everything.

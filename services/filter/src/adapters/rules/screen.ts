@@ -26,7 +26,10 @@ export function screenHits(plan: ResearchPlan, hits: readonly SearchHit[]): Scre
   for (const f of plan.filters) {
     const spec = specOf(f);
     if (!spec) continue;
-    if (spec.kind === 'location') groups.push([...spec.names, ...placeNames(spec.place), ...placesWithin(spec.place)]);
+    // A place to exclude is nothing an excerpt should show.
+    if (spec.kind === 'location') {
+      if (!spec.outside) groups.push([...spec.names, ...placeNames(spec.place), ...placesWithin(spec.place)]);
+    }
     else if ('groups' in spec) groups.push(...spec.groups);
     else if (spec.kind === 'form' && (FORM_WORDS[spec.form] ?? []).length > 0) groups.push(FORM_WORDS[spec.form]!);
     else if (spec.kind === 'cohort') groups.push(['Y Combinator', 'YC', ...(spec.season && spec.year ? [`${spec.season} ${spec.year}`] : [])]);
@@ -35,7 +38,12 @@ export function screenHits(plan: ResearchPlan, hits: readonly SearchHit[]): Scre
   const floor = plan.dateRange?.from ?? null;
   return hits.map((hit) => {
     const words = stems(`${hit.title} ${hit.snippet}`);
-    let score = groups.filter((g) => matchesGroup(words, g)).length / groups.length;
+    // The kind's noun counts when the excerpt has it; a profile's excerpt rarely says "company" or "paper"
+    // ("Stripe | Startup Index — Economic infrastructure for the internet"), so its absence costs nothing.
+    const kindShown = groups[0]!.length > 0 && matchesGroup(words, groups[0]!) !== null;
+    const others = groups.slice(1);
+    const matched = others.filter((g) => matchesGroup(words, g)).length + (kindShown ? 1 : 0);
+    let score = groups.length === 1 || others.length === 0 ? matched / groups.length : matched / (others.length + (kindShown ? 1 : 0));
     if (floor && hit.publishedAt && hit.publishedAt.slice(0, 10) < floor) score *= 0.5;
     score = Math.round(score * 1000) / 1000;
     return { url: hit.url, score, pass: score >= SCREEN_THRESHOLD };
