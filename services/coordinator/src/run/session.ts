@@ -142,11 +142,6 @@ export class RunSession {
     });
   }
 
-  /** The run signal: aborted, with the reason, when the run must end early. */
-  get signal(): AbortSignal {
-    return this.signals.signal;
-  }
-
   /** Throws the reason the run must end now (stop, deadline, lease loss, shutdown), else returns. */
   checkpoint(): void {
     this.signals.signal.throwIfAborted();
