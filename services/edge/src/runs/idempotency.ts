@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { idempotencyScope } from '@leadfinder/platform';
 import type { AccountDoc, IdempotencyRecord, IdempotencyStore } from '@leadfinder/platform';
 import type { EdgeDeps } from '../deps.js';
 import { UnprocessableError, badRequest, conflict } from '../http/errors.js';
@@ -50,6 +51,35 @@ function canonicalJson(value: unknown): string {
  * run. `start` is the normal acceptance, given the run id to use.
  */
 export async function acceptIdempotently(
+  deps: IdempotencyDeps,
+  account: AccountDoc,
+  key: string,
+  fingerprint: string,
+  start: (runId: string) => Promise<{ id: string }>,
+): Promise<{ id: string; replayed: boolean }> {
+  // Duplicates arriving at this process while one is being handled share its outcome instead of each
+  // claiming and polling the store (correctness does not rest on this: other processes go to the store).
+  const flights = inFlightOf(deps.idempotency);
+  const flight = `${idempotencyScope(account.id, key)}:${fingerprint}`;
+  const shared = flights.get(flight);
+  if (shared) return { id: (await shared).id, replayed: true };
+  const own = claimAndStart(deps, account, key, fingerprint, start);
+  flights.set(flight, own);
+  try {
+    return await own;
+  } finally {
+    flights.delete(flight);
+  }
+}
+
+const flightsByStore = new WeakMap<IdempotencyStore, Map<string, Promise<{ id: string; replayed: boolean }>>>();
+function inFlightOf(store: IdempotencyStore): Map<string, Promise<{ id: string; replayed: boolean }>> {
+  let flights = flightsByStore.get(store);
+  if (!flights) flightsByStore.set(store, (flights = new Map()));
+  return flights;
+}
+
+async function claimAndStart(
   deps: IdempotencyDeps,
   account: AccountDoc,
   key: string,
