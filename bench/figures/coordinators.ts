@@ -4,6 +4,7 @@ import { startSearch } from '../support/api.js';
 import { followRun, wallNow } from '../support/runs.js';
 import { startFleet, type Fleet } from '../support/fleet.js';
 import { summarize } from '../support/stats.js';
+import { availableParallelism, loadavg } from 'node:os';
 
 const FIGURE = 'coordinators under load';
 const CONCURRENT = 50;
@@ -31,7 +32,8 @@ export const coordinators: Figure = {
     try {
       fleet = await startFleet({
         mongoUrl: ctx.mongoUrl, coordinators: 2, log: ctx.log,
-        env: { LEADFINDER_COORDINATOR_CONCURRENCY: String(CONCURRENCY_PER_COORDINATOR) },
+        // Each run is followed over its own event stream: 50 at once on one account (20 by default).
+        env: { LEADFINDER_COORDINATOR_CONCURRENCY: String(CONCURRENCY_PER_COORDINATOR), LEADFINDER_STREAMS_PER_ACCOUNT: '1000' },
       });
       const apiKey = await createAccount(fleet, 100_000);
       // Followed over the event stream (as a client would), not by polling GET: 50 runs polled every
@@ -47,12 +49,20 @@ export const coordinators: Figure = {
       ctx.log(`${FIGURE}: warm-up run, then 3 runs alone`);
       await timed();
       const alone: number[] = [];
+      const cpuBefore = await fleet.cpuSeconds();
       for (let i = 0; i < 3; i++) alone.push((await timed()).ms);
+      const cpuAlone = cpuDelta(cpuBefore, await fleet.cpuSeconds(), 3);
       const aloneMs = summarize(alone).p50;
       ctx.log(`${FIGURE}: ${CONCURRENT} runs at once`);
+      const cpuStart = await fleet.cpuSeconds();
       const t0 = performance.now();
       const many = await Promise.all(Array.from({ length: CONCURRENT }, () => timed()));
       const wallMs = performance.now() - t0;
+      const cpuMany = cpuDelta(cpuStart, await fleet.cpuSeconds(), CONCURRENT);
+      // However well the runs overlap, the fleet cannot finish before the CPU they need is served.
+      const cores = availableParallelism();
+      const cpuPerRun = Object.values(cpuAlone).reduce((n, v) => n + v, 0);
+      const floorMs = Math.max(aloneMs, (cpuPerRun * CONCURRENT * 1000) / cores);
       const times = summarize(many.map((m) => m.ms));
       const statuses: Record<string, number> = {};
       for (const m of many) statuses[m.status] = (statuses[m.status] ?? 0) + 1;
@@ -62,10 +72,15 @@ export const coordinators: Figure = {
         figure: FIGURE,
         setup,
         result: `one run alone ${s(aloneMs)} (median of 3); ${CONCURRENT} at once: median ${s(times.p50)} (${ratio(times.p50)}×), `
-          + `slowest ${s(times.max)} (${ratio(times.max)}×), all done after ${s(wallMs)}; end states ${JSON.stringify(statuses)}`,
+          + `slowest ${s(times.max)} (${ratio(times.max)}×), all done after ${s(wallMs)}; end states ${JSON.stringify(statuses)}; `
+          + `CPU per run alone ${cpuPerRun.toFixed(2)} s (${perRole(cpuAlone)}), at 50: ${perRole(cpuMany)}; `
+          + `on ${cores} cores ${CONCURRENT} runs need ≥ ${s(floorMs)} (${ratio(floorMs)}×); load average ${loadavg()[0]!.toFixed(1)} at end`,
         goal,
         verdict: verdict(times.max <= GOAL_RATIO * aloneMs && (statuses.done ?? 0) === CONCURRENT),
-        data: { aloneMs: alone, concurrentMs: many.map((m) => m.ms), times, wallMs, statuses, concurrencyPerCoordinator: CONCURRENCY_PER_COORDINATOR },
+        data: {
+          aloneMs: alone, concurrentMs: many.map((m) => m.ms), times, wallMs, statuses, concurrencyPerCoordinator: CONCURRENCY_PER_COORDINATOR,
+          cpuSecondsPerRunAlone: cpuAlone, cpuSecondsPerRunAt50: cpuMany, cores, cpuFloorMs: floorMs,
+        },
       }];
     } catch (error) {
       return [errorRow(FIGURE, setup, goal, error)];
@@ -83,4 +98,13 @@ async function createAccount(fleet: Fleet, balanceUsd: number): Promise<string> 
   });
   if (res.status !== 201) throw new Error(`POST /admin/accounts answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { apiKey: string }).apiKey;
+}
+
+/** CPU seconds per run used by each process between two readings. */
+function cpuDelta(before: Record<string, number>, after: Record<string, number>, runs: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).map(([name, v]) => [name, Math.round(((v - (before[name] ?? 0)) / runs) * 1000) / 1000]));
+}
+
+function perRole(cpu: Record<string, number>): string {
+  return Object.entries(cpu).filter(([, v]) => v >= 0.005).sort((a, b) => b[1] - a[1]).map(([name, v]) => `${name} ${v.toFixed(2)}`).join(', ');
 }

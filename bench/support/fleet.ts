@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,8 @@ export interface Fleet {
   /** The edge's admin API (its own listener). */
   adminUrl: string;
   adminToken: string;
+  /** CPU seconds (user + system) each process has used so far, by process name (Linux /proc). */
+  cpuSeconds(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -59,7 +61,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     procs.push(nats);
     await waitFor('nats-server', () => canConnect(natsPort), 15_000, nats);
     const common = {
-      HOST: '127.0.0.1', LEADFINDER_LOG_LEVEL: 'warn',
+      // Kept logs (LEADFINDER_BENCH_FLEET_LOGS) are at info: one line per run claimed and ended.
+      HOST: '127.0.0.1', LEADFINDER_LOG_LEVEL: process.env.LEADFINDER_BENCH_FLEET_LOGS ? 'info' : 'warn',
       LEADFINDER_MONGODB_URL: options.mongoUrl, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: `nats://127.0.0.1:${natsPort}`,
       LEADFINDER_SESSION_SECRET: randomBytes(32).toString('base64'), LEADFINDER_ADMIN_TOKEN: adminToken,
       LEADFINDER_RATE_LIMIT_PER_MIN: '100000000',
@@ -90,11 +93,25 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         LEADFINDER_FETCHER_ADDR: `127.0.0.1:${fetcherPort}`, LEADFINDER_FILTER_ADDR: `127.0.0.1:${filterPort}`,
       })),
     ]);
-    return { edgeUrl: edgeUrl!, adminUrl: `http://127.0.0.1:${adminPort}`, adminToken, stop };
+    const cpuSeconds = async () => Object.fromEntries(await Promise.all(procs.map(async (p) => [p.name, await processCpuSeconds(p.child.pid)] as const)));
+    return { edgeUrl: edgeUrl!, adminUrl: `http://127.0.0.1:${adminPort}`, adminToken, cpuSeconds, stop };
   } catch (error) {
     const tails = procs.map((p) => `--- ${p.name}\n${p.output().slice(-1500)}`).join('\n');
     await stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${tails}`);
+  }
+}
+
+/** utime + stime of a process from /proc/<pid>/stat (clock ticks of 1/100 s on Linux); 0 elsewhere. */
+async function processCpuSeconds(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
   }
 }
 

@@ -32,7 +32,9 @@ export class RunLeases {
   /** Record a renewal of the claim `lease.epoch` until `lease.expiresAt`. */
   async renew(runId: string, lease: RunLease): Promise<void> {
     const key = `${runId}:${lease.epoch}`;
-    let n = (await this.latest(key)).n;
+    // The owner renews one after another, so it usually knows the last number: insert the next one
+    // without reading (a duplicate means it did not, and the loop moves on).
+    let n = this.seen.get(key)?.n ?? (await this.latest(key)).n;
     for (;;) {
       n += 1;
       try {
