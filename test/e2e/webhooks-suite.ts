@@ -110,8 +110,8 @@ export async function expectDeliveredOnce(options: {
     else expect(request.body).toBe(deduplicated.get(request.id)!.body);
   }
   expect([...deduplicated.keys()].sort()).toEqual([...byId.keys()].sort());
-  // Each delivery was answered 200 exactly once: it stopped once it got through.
-  for (const id of byId.keys()) expect(received.filter((r) => r.id === id && r.answered === 200)).toHaveLength(1);
+  // Each delivery got through (a 200); repeats are allowed (at least once) and deduplicated above.
+  for (const id of byId.keys()) expect(received.filter((r) => r.id === id && r.answered === 200).length).toBeGreaterThanOrEqual(1);
   // The receiver failed first: some deliveries needed more than one attempt, and say why.
   expect(deliveries.some((d) => d.attempts > 1 && d.lastError === 'HTTP 503')).toBe(true);
 
