@@ -131,3 +131,26 @@ describe('schema.org microdata and one-line paragraphs', () => {
     expect(page.model?.items.map((i) => i.name)).not.toContain('noorahealth.org');
   });
 });
+
+describe('JSON-LD graphs with @id references', () => {
+  const graph = (nodes: object[]) => `<html><head><title>Page</title><script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@graph': nodes })}</script></head><body><main><p>Hello.</p></main></body></html>`;
+
+  it('a Person whose worksFor points at a graph Organization is the subject, and the employer reads by name and place', () => {
+    const page = extractHtml(graph([
+      { '@type': 'WebPage', '@id': 'https://ada.example/#page', mainEntity: { '@id': 'https://ada.example/#me' } },
+      { '@type': 'Person', '@id': 'https://ada.example/#me', name: 'Ada Yonath', worksFor: { '@id': 'https://ada.example/#wis' } },
+      { '@type': 'CollegeOrUniversity', '@id': 'https://ada.example/#wis', name: 'Weizmann Institute of Science', address: { '@type': 'PostalAddress', addressLocality: 'Rehovot', addressCountry: 'IL' } },
+    ]));
+    expect(page.model?.subject).toMatchObject({ name: 'Ada Yonath', kind: 'professional', source: 'jsonld' });
+    expect(page.model?.subject?.facts).toContainEqual(expect.objectContaining({ label: 'Works for', value: 'Weizmann Institute of Science, Rehovot, IL' }));
+    expect(page.model?.items).toEqual([]);
+  });
+
+  it('a company homepage graph (Organization, WebSite published by it) keeps the Organization as subject', () => {
+    const page = extractHtml(graph([
+      { '@type': 'Organization', '@id': 'https://acme.example/#org', name: 'Acme Robotics', foundingDate: '2019' },
+      { '@type': 'WebSite', '@id': 'https://acme.example/#site', publisher: { '@id': 'https://acme.example/#org' } },
+    ]));
+    expect(page.model?.subject).toMatchObject({ name: 'Acme Robotics', kind: 'company' });
+  });
+});

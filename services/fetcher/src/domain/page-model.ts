@@ -80,23 +80,28 @@ function kindOfSchemaType(type: unknown): EntityType | null {
 
 // ── JSON-LD ─────────────────────────────────────────────────────────────────────────────────────
 
+/** JSON-LD nodes by their @id, so a reference ({"@id": "#org"}) reads as the node it points to. */
+type NodeIndex = ReadonlyMap<string, Record<string, unknown>>;
+
 /** Plain text of a JSON-LD value: strings as they are, nested things by their name or address parts. */
-function valueText(value: unknown, depth = 0): string {
+function valueText(value: unknown, depth = 0, nodes: NodeIndex = new Map()): string {
   if (depth > 4 || value === null || value === undefined) return '';
   if (typeof value === 'string') return clean(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.map((v) => valueText(v, depth + 1)).filter(Boolean).join(', ');
+  if (Array.isArray(value)) return value.map((v) => valueText(v, depth + 1, nodes)).filter(Boolean).join(', ');
   if (typeof value === 'object') {
-    const o = value as Record<string, unknown>;
+    let o = value as Record<string, unknown>;
+    const ref = typeof o['@id'] === 'string' && Object.keys(o).length === 1 ? nodes.get(o['@id']) : undefined;
+    if (ref) o = ref;
     // An organisation with its address ("affiliation": a university in Uppsala) keeps where it is.
-    const where = typeof o.name === 'string' && (o.address || o.location) ? valueText(o.address ?? o.location, depth + 1) : '';
+    const where = typeof o.name === 'string' && (o.address || o.location) ? valueText(o.address ?? o.location, depth + 1, nodes) : '';
     if (typeof o.name === 'string') return where ? `${clean(o.name)}, ${where}` : clean(o.name);
     const address = ['streetAddress', 'addressLocality', 'addressRegion', 'addressCountry', 'postalCode']
-      .map((k) => valueText(o[k], depth + 1))
+      .map((k) => valueText(o[k], depth + 1, nodes))
       .filter(Boolean);
     if (address.length > 0) return address.join(', ');
-    if (o.address) return valueText(o.address, depth + 1);
-    if (o.value !== undefined) return valueText(o.value, depth + 1);
+    if (o.address) return valueText(o.address, depth + 1, nodes);
+    if (o.value !== undefined) return valueText(o.value, depth + 1, nodes);
     if (o.minValue !== undefined || o.maxValue !== undefined) return [o.minValue, o.maxValue].filter((v) => v !== undefined).join('–');
   }
   return '';
@@ -119,6 +124,44 @@ interface JsonLdThing {
 function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; listed: boolean } {
   const things: JsonLdThing[] = [];
   let listed = false;
+  const roots: unknown[] = [];
+  for (const block of blocks) {
+    try {
+      roots.push(JSON.parse(block));
+    } catch {
+      // A malformed block says nothing; the rest of the page still does.
+    }
+  }
+  // Nodes with an @id, and the ids other nodes point to: a graph's Organization that a Person's worksFor
+  // refers to is that person's employer, not a second thing the page is about.
+  const nodes = new Map<string, Record<string, unknown>>();
+  const referenced = new Set<string>();
+  const refsIn = (value: unknown, depth: number): void => {
+    if (depth > 6 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (const v of value) refsIn(v, depth + 1);
+      return;
+    }
+    const o = value as Record<string, unknown>;
+    if (typeof o['@id'] === 'string' && Object.keys(o).length === 1) referenced.add(o['@id']);
+    for (const [key, v] of Object.entries(o)) if (!LISTING_PROPS.has(key)) refsIn(v, depth + 1);
+  };
+  const index = (node: unknown, depth: number) => {
+    if (depth > 8 || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const n of node) index(n, depth + 1);
+      return;
+    }
+    const o = node as Record<string, unknown>;
+    if (typeof o['@id'] === 'string' && Object.keys(o).length > 1) nodes.set(o['@id'], o);
+    // Only an entity's own properties make another node part of it (a WebSite's publisher or a WebPage's
+    // mainEntity do not: they point at what the page is about).
+    if (kindOfSchemaType(o['@type'])) {
+      for (const [key, v] of Object.entries(o)) if (!key.startsWith('@') && !LISTING_PROPS.has(key) && key !== 'mainEntityOfPage') refsIn(v, depth + 1);
+    }
+    for (const key of ['@graph', ...LISTING_PROPS]) index(o[key], depth + 1);
+  };
+  for (const root of roots) index(root, 0);
   const visit = (node: unknown, depth: number) => {
     if (depth > 8 || node === null || typeof node !== 'object') return;
     if (Array.isArray(node)) {
@@ -130,13 +173,14 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
     if (typeof type === 'string' && /ItemList$/i.test(type)) listed = true;
     const kind = kindOfSchemaType(type);
     const name = typeof o.name === 'string' ? clean(o.name) : typeof o.headline === 'string' ? clean(o.headline) : '';
-    if (kind && name) {
+    const partOfAnother = typeof o['@id'] === 'string' && referenced.has(o['@id']);
+    if (kind && name && !partOfAnother) {
       const facts: { label: string; value: string }[] = [];
       // schema.org's way to state any other fact: additionalProperty: [{ "@type": "PropertyValue", name, value }].
       for (const pv of [o.additionalProperty].flat()) {
         if (!pv || typeof pv !== 'object') continue;
         const { name: label, value } = pv as Record<string, unknown>;
-        const text = valueText(value);
+        const text = valueText(value, 0, nodes);
         if (typeof label === 'string' && label.trim() && text) facts.push({ label: clean(label), value: text });
       }
       for (const [key, value] of Object.entries(o)) {
@@ -144,7 +188,7 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
         // Known properties get the label a person would print; others their own name, spelled out.
         const label = SCHEMA_LABELS[key.toLowerCase()] ?? humanise(key);
         if (!label) continue;
-        const text = valueText(value);
+        const text = valueText(value, 0, nodes);
         if (text && text.length <= 600) facts.push({ label, value: text });
       }
       const url = typeof o.url === 'string' ? o.url : null;
@@ -152,13 +196,7 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
     }
     for (const key of LISTING_PROPS) visit(o[key], depth + 1);
   };
-  for (const block of blocks) {
-    try {
-      visit(JSON.parse(block), 0);
-    } catch {
-      // A malformed block says nothing; the rest of the page still does.
-    }
-  }
+  for (const root of roots) visit(root, 0);
   return { things, listed };
 }
 
