@@ -56,7 +56,7 @@ describe.skipIf(!schemathesis)('schemathesis against an embedded server', () => 
         ['--config-file', CONFIG, 'run', ...args, '--checks', 'all', '--seed', '1', '--no-color', '--request-timeout', '30', '-H', `Authorization: Bearer ${token}`],
         // Its cwd is a temp folder: hypothesis keeps a database of examples in `.hypothesis` there.
         // The hooks make a drawn Idempotency-Key name one body, as a client's does (see the file).
-        { cwd: dir, timeout: 100_000, maxBuffer: 32 << 20, env: { PATH: process.env.PATH ?? '', HOME: dir, SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: HOOKS } },
+        { cwd: dir, timeout: 100_000, maxBuffer: 32 << 20, env: { PATH: process.env.PATH ?? '', HOME: dir, SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: HOOKS, PYTHONDONTWRITEBYTECODE: '1' } },
         (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: stdout + stderr }),
       );
     });
