@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -124,5 +124,32 @@ describe('signature and configuration', () => {
     expect(loadConfig({ LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1' }).LEADFINDER_WEBHOOK_ALLOW_PRIVATE).toBe(true);
     expect(() => loadConfig({ LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', HOST: '0.0.0.0' })).toThrow(ConfigError);
     expect(() => loadConfig({ LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', LEADFINDER_PUBLIC_URL: 'https://leadfinder.example.com' })).toThrow(ConfigError);
+  });
+});
+
+describe('embedded webhook store', () => {
+  it('keeps its records across a reopen, compacting a journal of many attempts to its live documents', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'lf-webhook-store-'));
+    try {
+      const first = await createEmbeddedWebhookStore({ dataDir: folder, logger: silentLogger });
+      const doc: WebhookDeliveryDoc = {
+        id: 'msg_compact', accountId: 'acct_1', runId: 'b'.repeat(32), endpointId: null, url: 'https://hooks.example.com/x', type: 'search.finished',
+        body: '{}', status: 'pending', attempts: 0, lastError: null, createdAt: '2026-03-01T00:00:00.000Z', expiresAt: 0, nextAttemptAt: null, deliveredAt: null,
+      };
+      expect(await first.deliveries.create(doc)).toBe(true);
+      expect(await first.deliveries.create(doc)).toBe(false);
+      for (let attempt = 1; attempt <= 30; attempt++) await first.deliveries.update(doc.id, { attempts: attempt, lastError: 'HTTP 503' });
+      expect(await first.requestSecret('acct_1', 'whsec_first')).toBe('whsec_first');
+      expect(await first.requestSecret('acct_1', 'whsec_other')).toBe('whsec_first');
+      await first.close();
+
+      const reopened = await createEmbeddedWebhookStore({ dataDir: folder, logger: silentLogger, compactAfterLines: 10 });
+      expect(await reopened.deliveries.get(doc.id)).toMatchObject({ attempts: 30, lastError: 'HTTP 503', status: 'pending' });
+      expect(await reopened.requestSecret('acct_1', 'whsec_other')).toBe('whsec_first');
+      await reopened.close();
+      expect((await readFile(join(folder, 'webhooks.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -7,6 +7,12 @@ export interface EmbeddedWebhookStoreOptions {
   /** Folder of `webhooks.jsonl` (the store's folder); created when missing. */
   dataDir: string;
   logger: Logger;
+  /**
+   * Rewrite the journal as its live documents on start-up once it holds more than this many lines and at
+   * least twice as many lines as documents (every attempt rewrites its delivery's line).
+   * @default 10000
+   */
+  compactAfterLines?: number;
 }
 
 type Collection = 'endpoints' | 'secrets' | 'runs' | 'deliveries';
@@ -33,6 +39,10 @@ export async function createEmbeddedWebhookStore(options: EmbeddedWebhookStoreOp
   for (const line of journal.records) {
     if (line.doc === null) maps[line.c].delete(line.id);
     else maps[line.c].set(line.id, line.doc);
+  }
+  const live = endpoints.size + secrets.size + runs.size + deliveries.size;
+  if (journal.records.length > (options.compactAfterLines ?? 10_000) && journal.records.length >= 2 * live) {
+    await journal.rewrite((Object.keys(maps) as Collection[]).flatMap((c) => [...maps[c]].map(([id, doc]) => ({ c, id, doc }))));
   }
   let closed = false;
   function put(c: Collection, id: string, doc: unknown): Promise<void> {
