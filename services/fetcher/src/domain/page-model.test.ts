@@ -154,3 +154,14 @@ describe('JSON-LD graphs with @id references', () => {
     expect(page.model?.subject).toMatchObject({ name: 'Acme Robotics', kind: 'company' });
   });
 });
+
+describe('links whose path carries a cut slug', () => {
+  it('a long title linked to a page whose slug the site cut short is an item with its lead', () => {
+    const title = 'Ordering metastability and phase transitions in two dimensional systems';
+    const href = 'https://citations.example/paper/ordering-metastability-and-phase-transitions-in-two-dimensio-2086860422';
+    const page = extractHtml(`<html><head><title>Prize papers</title></head><body><main><article><h1>Four papers behind the prize</h1>
+<p>The committee cited <a href="${href}">${title}</a>, published in 1973. Others followed.</p>
+<p>An unrelated <a href="https://citations.example/paper/ordering-metastability-and-phase-transitions-in-three-dimensions">Ordering metastability and phase transitions in two dimensional magnets of another kind</a> link.</p></article></main></body></html>`);
+    expect(page.model?.items.map((i) => [i.name, i.link])).toEqual([[title, href]]);
+  });
+});

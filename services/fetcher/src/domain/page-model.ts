@@ -419,7 +419,8 @@ function readStructure(root: DomNode): Structure {
       const last = segments.at(-1) ?? '';
       // Taxonomy pages (/tags/construction, /industry/fintech) list many entities; they are no entity's own page.
       const taxonomy = TAXONOMY_SEGMENTS.test(segments.at(-2) ?? '');
-      const named = slug.length >= 3 && !taxonomy && (last === slug || last.startsWith(`${slug}-`) || (last === 'about' && segments.at(-2) === slug));
+      const own = last === 'about' ? segments.at(-2) ?? '' : last;
+      const named = slug.length >= 3 && !taxonomy && (own === slug || own.startsWith(`${slug}-`) || truncatedSlugOf(own, slug));
       if (!ownSite && !named) continue;
       // A long link text is a name only when the page it opens carries it (a paper's title and its slug).
       if (name.split(/\s+/).length > 5 && !named) continue;
@@ -452,6 +453,20 @@ function readStructure(root: DomNode): Structure {
     }
   }
   return { facts, items };
+}
+
+/**
+ * Sites cut long slugs ("ordering-metastability-and-phase-transitions-in-two-dimensio-2086860422" for a
+ * paper's 70-character title): a path segment that starts with the first 40 characters (at least five
+ * words) of the name's slug and goes on with no other word carries the name.
+ */
+function truncatedSlugOf(segment: string, slug: string): boolean {
+  if (slug.length < 40) return false;
+  let common = 0;
+  while (common < segment.length && common < slug.length && segment[common] === slug[common]) common += 1;
+  if (common < 40 || slug.slice(0, common).split('-').length < 5) return false;
+  // What follows the shared part may only finish the cut word and add an id ("-2086860422").
+  return /^[a-z0-9]*(?:-[0-9a-f]{4,})?$/.test(segment.slice(common));
 }
 
 /** The dt and dd of a dl in order, also when grouped in div wrappers (as HTML allows: <dl><div><dt>…<dd>…</div></dl>). */
