@@ -113,6 +113,22 @@ describe('run and stage spans', () => {
     expectNoErrors([runSpan, ...stages]);
   });
 
+  it('a drive that lost its lease is no error either: end_reason lease_lost, and nothing written', async () => {
+    const h = await started();
+    const research = createFakeResearch(standardWorld());
+    const runs = Object.create(h.store.runs) as typeof h.store.runs;
+    // Progress into round 1 is refused, as when another coordinator took the lease over.
+    runs.progress = (id, lease, patch, now) => (patch.where?.startsWith('round 1') ? Promise.resolve(false) : h.store.runs.progress(id, lease, patch, now));
+    await h.coordinator(research.fetcher, research.filter, { store: { ...h.store, runs } }).start();
+    const run = await h.submit();
+    const { run: runSpan, stages } = await spansOf(run.id);
+    expect(runSpan.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'lease_lost' });
+    expect(runSpan.attributes['leadfinder.run.status']).toBeUndefined();
+    expect(stages.at(-1)!.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'lease_lost' });
+    expectNoErrors([runSpan, ...stages]);
+    expect((await h.store.runs.get(run.id))!.status).toBe('running');
+  });
+
   it('a failed run marks the run span and the stage it failed in as errors, with the reason', async () => {
     const h = await started();
     const research = createFakeResearch(standardWorld({ failures: { verify: new InternalError('the reasoner broke') } }));
