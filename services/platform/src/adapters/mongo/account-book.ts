@@ -209,11 +209,22 @@ export class AccountBook {
   private async commitBatch(acct: string, batch: Pending[]): Promise<void> {
     const runs = [...new Set(batch.flatMap((p) => p.change.runs ?? []))];
     const keys = [...new Set(batch.flatMap((p) => p.change.keys ?? []))];
+    let looked: { v: number; carry: CarriedOp[]; records: Map<string, HoldState>; topupsDone: Set<string> } | null = null;
     for (let attempt = 0; attempt < 100; attempt++) {
       // First try on the revision this process saw last, without reading: the insert of v+1 fails if
       // anyone committed after it (revision ids have no gaps), and only then is the account read.
       const base = (attempt === 0 && this.latest.get(acct)) || (await this.read(acct));
-      const [records, topupsDone] = await Promise.all([this.holdRecords(acct, runs), this.topupRecords(acct, keys)]);
+      // After losing to exactly one revision, what was looked up on the revision before still holds,
+      // with that revision's carry and the new one's applied (hold states only move forward). Any
+      // further it looks up again.
+      const reuse = looked !== null && base.v === looked.v + 1;
+      if (!looked || !reuse) {
+        const [found, done] = await Promise.all([this.holdRecords(acct, runs), this.topupRecords(acct, keys)]);
+        looked = { v: base.v, carry: base.carry, records: found, topupsDone: done };
+      }
+      const records = new Map(looked.records);
+      const topupsDone = new Set(looked.topupsDone);
+      if (reuse) new BatchView({ v: looked.v, state: null, carry: looked.carry }, records, topupsDone);
       const view = new BatchView(base, records, topupsDone);
       const outcomes: ({ ok: true; out: unknown } | { ok: false; error: unknown })[] = [];
       let changed = false;
