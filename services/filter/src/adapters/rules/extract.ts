@@ -100,8 +100,10 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
       });
     }
   }
-  const pageCue = descriptorKind(page.title);
-  if (!pageCue || pageCue === kind) {
+  // A listing titled for another kind ("Top 10 CEOs") lists that kind; a title naming ours anywhere ("Four
+  // physicists whose papers won the prize") may list ours.
+  const titleCues = typeCues(page.title).map((c) => c.type);
+  if (titleCues.length === 0 || titleCues.includes(kind) || (PERSON_KINDS.has(kind) && titleCues.some((t) => PERSON_KINDS.has(t)))) {
     for (const item of model.items) {
       if (otherKind(item.kind) || !page.text.includes(item.name) || !/\p{L}/u.test(item.name) || item.name.length > 250) continue;
       out.push({

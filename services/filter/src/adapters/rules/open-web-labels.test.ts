@@ -218,3 +218,24 @@ describe('searching for what lies outside a place', () => {
     expect(scores[0]!.score).toBeGreaterThanOrEqual(scores[1]!.score);
   });
 });
+
+describe('listings titled for more than one kind', () => {
+  const listing = (title: string, names: string[]): FetchedPage => {
+    const url = 'https://sciencenews.example/2016/prize-papers';
+    const lines = names.map((n) => `${n} was cited by the committee.`);
+    const items: PageEntity[] = names.map((n, i) => ({ name: n, kind: null, link: `https://papers.example/${i}`, passage: lines[i]!, facts: [], source: 'link' }));
+    return {
+      url, finalUrl: url, status: 200, contentType: 'text/html', title, text: [title, ...lines].join('\n'), publishedAt: null,
+      passages: [title, ...lines], fetchedAt: NOW, model: { subject: null, items, siteName: null },
+    };
+  };
+
+  it('a title naming the kind anywhere lets its items be candidates; a title naming only another kind does not', async () => {
+    const p = await plan('papers on phase transitions');
+    const names = ['Ordering metastability and phase transitions in two dimensional systems', 'Quantised Hall conductance in a two dimensional periodic potential'];
+    const mixed = await reasoner.extract({ plan: p, page: listing('Two physicists whose papers changed the field', names), round: 1 }, { signal });
+    expect(mixed.candidates.map((c) => c.name)).toEqual(names);
+    const people = await reasoner.extract({ plan: p, page: listing('Two physicists to remember', names), round: 1 }, { signal });
+    expect(people.candidates).toEqual([]);
+  });
+});
