@@ -128,6 +128,8 @@ export function normaliseKey(name: string): string {
     .replace(/[“”"‘’']/g, '')
     .trim();
   while (TITLES.test(s)) s = s.replace(TITLES, '');
+  // A middle initial is often left out ("Ada E. Yonath" and "Ada Yonath" are one person); a leading one stays.
+  s = s.replace(/(?<=\p{L}{2,}\s)(?:\p{L}\.\s+)+(?=\p{L}{2,})/gu, '');
   s = s.replace(LEGAL_SUFFIXES, ' ');
   return s.replace(/[^\p{L}\p{N}]+/gu, ' ').trim().replace(/\s+/g, ' ');
 }
