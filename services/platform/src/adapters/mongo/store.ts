@@ -62,7 +62,11 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
   }
   const db = client.db(options.dbName);
   // Queries filter runs on status and settled only (and recheck the current document).
-  const runDocs = new VersionedCollection<RunRecord>(db, 'runs', { headKey: (r) => `${r.status}/${r.settled}` });
+  // Queries filter runs on status, settled and the claim (owner, epoch, its expiry); progress writes
+  // change none of these, so they leave the head alone (on FerretDB a head rewrite scans the collection).
+  const runDocs = new VersionedCollection<RunRecord>(db, 'runs', {
+    headKey: (r) => `${r.status}/${r.settled}/${r.lease?.owner}/${r.lease?.epoch}/${r.lease?.expiresAt}`,
+  });
   const book = new AccountBook(db);
   const leases = new RunLeases(db);
   const ledgerCol = db.collection<LedgerEntry & { _id: string }>('ledger');
@@ -80,6 +84,20 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
       return d ? { next: { ...d.next, insertedSeq: rec!.insertedSeq }, out: d.out } : { out: null };
     });
   const running = async () => Promise.all((await runDocs.find({ status: 'running' })).map((r) => leases.effective(toRunDoc(r))));
+  /**
+   * Running runs that may match `candidate`, judged first on their heads (which carry status, deadline
+   * and claim), so the reaper's scans read the current run and its renewals only for the few that may
+   * match, not for every running run. `candidate` must hold for a head whenever it may hold for the
+   * current run: a lease only lapses later than its claim said, and a head without a lease may lag.
+   */
+  const runningWhere = async (candidate: (head: RunDoc) => boolean, matches: (run: RunDoc) => boolean) => {
+    const heads = (await runDocs.findHeads({ status: 'running' })).map(toRunDoc).filter(candidate);
+    const current = await Promise.all(heads.map(async (h) => {
+      const { doc } = await runDocs.read(h.id);
+      return doc && leases.effective(toRunDoc(doc));
+    }));
+    return current.filter((r): r is RunDoc => r !== null && matches(r));
+  };
 
   const runs: RunStore = {
     async insert(run) {
@@ -109,8 +127,8 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     },
     // Head filters below only use fields a lagging head still matches (status leaves `running` once,
     // `settled` turns true once); the exact test runs on the current document.
-    findLapsed: async (now) => (await running()).filter((r) => runIs.lapsed(r, now)),
-    findOverdue: async (nowIso) => (await running()).filter((r) => runIs.overdue(r, nowIso)),
+    findLapsed: (now) => runningWhere((h) => h.lease === null || h.lease.expiresAt <= now, (r) => runIs.lapsed(r, now)),
+    findOverdue: (nowIso) => runningWhere((h) => h.deadlineAt <= nowIso, (r) => runIs.overdue(r, nowIso)),
     findUnclaimed: async () => (await running()).filter(runIs.unclaimed),
     findUnsettled: async () => (await runDocs.find({ settled: false })).map(toRunDoc).filter(runIs.unsettled),
   };

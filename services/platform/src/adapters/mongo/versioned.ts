@@ -100,6 +100,11 @@ export class VersionedCollection<T extends { id: string }> {
     return run;
   }
 
+  /** Heads matching `filter` as they are (possibly lagging): for scans that recheck their few matches. */
+  async findHeads(filter: Filter<Head>): Promise<T[]> {
+    return (await this.heads.find(filter).toArray()).map((h) => this.fromHead(h).doc).filter((d) => d !== null);
+  }
+
   /** Heads matching `filter`, rolled forward to their current state (deleted ones dropped). */
   async find(filter: Filter<Head>, options: { sort?: Sort; limit?: number } = {}): Promise<T[]> {
     let cursor = this.heads.find(filter);
