@@ -79,7 +79,9 @@ describe('coordinator log lines', () => {
     const runSpan = telemetry.spans().find((s) => s.name === 'leadfinder.run' && s.attributes['leadfinder.run_id'] === run.id)!;
     expectLeadsToTrace(claimed!, runSpan.spanContext().traceId);
     expectLeadsToTrace(ended!, runSpan.spanContext().traceId);
-    expect(ended!.span_id).toBe(runSpan.spanContext().spanId);
+    // Logged while settling: the line names the run's `run.settle` span, a child of the run span.
+    const settle = telemetry.spans().find((s) => s.name === 'run.settle' && s.spanContext().spanId === ended!.span_id);
+    expect(settle?.parentSpanContext?.spanId).toBe(runSpan.spanContext().spanId);
   });
 
   it('a run leased by another coordinator is requeued, and says so', async () => {

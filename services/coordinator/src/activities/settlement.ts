@@ -1,5 +1,5 @@
-import type { Billing, Clock, EventLog, Logger, RunDoc, RunLease, Store } from '@leadfinder/platform';
-import { microsToUsdDisplay, microsToUsdNumber, TAIL_STAGES } from '@leadfinder/wire';
+import type { Billing, Clock, EventLog, LeadfinderMetrics, Logger, RunDoc, RunLease, Store } from '@leadfinder/platform';
+import { microsToUsdDisplay, microsToUsdNumber, TAIL_STAGES, type TerminalStatus } from '@leadfinder/wire';
 import { RunEmitter } from './emitter.js';
 
 export interface SettlementDeps {
@@ -8,7 +8,25 @@ export interface SettlementDeps {
   events: EventLog;
   clock: Clock;
   logger: Logger;
+  /** Runs by end state, their duration and spend by stage, lost leases. */
+  metrics: LeadfinderMetrics;
 }
+
+/**
+ * Counts a run that became terminal: by end state, its duration from accept (on the injected clock) and
+ * its spend by the stage it was made in.
+ */
+export function recordRunEnd(metrics: LeadfinderMetrics, end: { status: TerminalStatus; durationMs: number; spendByStage: ReadonlyMap<string, number> }): void {
+  metrics.runEnded(end.status);
+  metrics.runDuration(end.status, Math.max(0, end.durationMs));
+  for (const [stage, micros] of end.spendByStage) if (micros > 0) metrics.spend(micros, { stage });
+}
+
+/**
+ * The `stage` label of the spend of a run ended by someone who did not drive it (a later claimer, the
+ * reaper): which stage each amount went to died with its driver.
+ */
+export const UNATTRIBUTED_STAGE = 'unknown';
 
 /**
  * Ends a run nobody is driving any more as `interrupted` (`where` kept), charged its persisted spend.
@@ -36,7 +54,13 @@ export async function interruptRun(deps: SettlementDeps, run: RunDoc, lease: Run
   });
   // Event streams close on the end marker, appended once the record is terminal.
   if (finished) await emitter.end(deps.logger);
-  if (finished) deps.logger.info('run ended', { runId: run.id, status: 'interrupted', stopReason, where: run.where, chargeMicrousd: charge });
+  if (finished) {
+    recordRunEnd(deps.metrics, {
+      status: 'interrupted', durationMs: deps.clock.now() - Date.parse(run.createdAt),
+      spendByStage: new Map([[UNATTRIBUTED_STAGE, run.spendMicrousd]]),
+    });
+    deps.logger.info('run ended', { runId: run.id, status: 'interrupted', stopReason, where: run.where, chargeMicrousd: charge });
+  }
   return finished;
 }
 

@@ -1,15 +1,26 @@
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import type { Context, Span } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, TraceFlags, context, trace } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { LeadfinderError, messagingAttributes, tracer, withExtractedContext } from '@leadfinder/platform';
 import type { Clock, LeadfinderMetrics, WorkItem } from '@leadfinder/platform';
 import { formatWhere, type FetchOutcome, type RoundStep, type Where } from '@leadfinder/wire';
-import type { ResearchInterceptor } from './research-port.js';
+import type { ResearchCallName, ResearchInterceptor } from './research-port.js';
 
 /**
  * The coordinator's share of the run's one trace (design "Observability"): a messaging `process` span
  * per work item, child of the edge's context carried in the message headers; a run span per drive; and
  * one span per pipeline stage, following the run's `where`. Port calls run inside the current stage's
  * context, so the gRPC client spans (and through their metadata the fetcher/filter server spans) join.
+ *
+ * Coverage: the run span's time is under its children end to end: `run.start` (the run marked started),
+ * the stage spans back to back, then `run.settle` (tail, billing.endRun, end marker) or `run.release`
+ * (nothing written). The run's own store writes and event appends run inside whichever of these is
+ * current, so the port spans below them say what the time went on.
+ *
+ * Volume: spans grow with rounds and filters, not candidates. Verification is one call per candidate
+ * and filter, so each filter's batch is one `funnel.verify` span (the filter, k of m; the candidates;
+ * passed, dropped, unclear) and the calls under it are made unsampled: their spans (the gRPC client
+ * and server pair, an LLM call) are not recorded, while their trace id still reaches the filter role's
+ * log lines.
  */
 
 const TRACER = 'leadfinder.coordinator';
@@ -42,10 +53,72 @@ export interface RunEnding {
   message?: string;
 }
 
-/** Marks the run span with how the drive ended: the reason always, an error status only for `error`. */
+/** Marks `span` with how the drive ended: the reason always, an error status only for `error`. */
 export function markRunEnd(span: Span, ending: RunEnding): void {
   span.setAttribute(END_REASON_ATTRIBUTE, ending.reason);
   if (ending.reason === 'error') span.setStatus({ code: SpanStatusCode.ERROR, message: ending.message ?? String(ending.error) });
+}
+
+/**
+ * What the run span says it worked on (attributes `leadfinder.run.*`): the rows asked for, the rows it
+ * returned, its spend and its charge in integer micro-USD (as the `usage` event's `spend_microusd`).
+ */
+export const RUN_ATTRIBUTES = {
+  target: 'leadfinder.run.target',
+  rows: 'leadfinder.run.rows',
+  status: 'leadfinder.run.status',
+  spend: 'leadfinder.run.spend_microusd',
+  charge: 'leadfinder.run.charge_microusd',
+} as const;
+
+/**
+ * Runs `fn` in a child span `name` of the active context (active during `fn`, so port calls nest under
+ * it). A failure is not judged here: `ending` (given what `fn` threw) says whether it is an error.
+ */
+export async function traceStep<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, ending?: (thrown: unknown) => RunEnding): Promise<T> {
+  return tracer(TRACER).startActiveSpan(name, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (error) {
+      markEnding(span, ending ? ending(error) : { reason: 'error', error });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** The drive ended inside `span`: the reason as an attribute, and for a failure the error and exception. */
+function markEnding(span: Span, ending: RunEnding): void {
+  span.setAttribute(END_REASON_ATTRIBUTE, ending.reason);
+  if (ending.reason === 'error') endWith(span, ending.error, ending.message);
+}
+
+/** `ctx` with its span context marked not sampled: spans started under it are not recorded (same trace id). */
+function unsampled(ctx: Context): Context {
+  const spanContext = trace.getSpanContext(ctx);
+  return spanContext ? trace.setSpanContext(ctx, { ...spanContext, traceFlags: TraceFlags.NONE }) : ctx;
+}
+
+/** Research calls made once per candidate: traced by the batch span around them, not one by one. */
+const PER_CANDIDATE: ReadonlySet<ResearchCallName> = new Set<ResearchCallName>(['filter.verify']);
+
+/** One filter's verification of a batch of candidates (`funnel.verify`). */
+export interface VerifyBatch {
+  round: number;
+  /** Position of the filter, 1-based, of `filterCount`. */
+  filter: number;
+  filterCount: number;
+  candidates: number;
+  /** A recheck of dropped candidates with the loosened filter. */
+  relaxed: boolean;
+}
+
+/** Verdicts of a batch: `dropped` counts every candidate that did not pass, `unclear` those of them left unclear. */
+export interface VerifyCounts {
+  passed: number;
+  dropped: number;
+  unclear: number;
 }
 
 async function inActiveSpan<T>(span: Span, parent: Context, fn: (span: Span) => Promise<T>): Promise<T> {
@@ -123,6 +196,7 @@ const ROUND_STEP_STAGE: Record<RoundStep, string> = {
 export class StageTrace {
   private readonly parent = context.active();
   private current: { span: Span; stage: string; startedAt: number } | null = null;
+  private batch: Span | null = null;
 
   constructor(private readonly metrics: LeadfinderMetrics, private readonly clock: Clock) {}
 
@@ -144,21 +218,69 @@ export class StageTrace {
     const current = this.current;
     if (!current) return;
     this.current = null;
-    if (ending) {
-      current.span.setAttribute(END_REASON_ATTRIBUTE, ending.reason);
-      if (ending.reason === 'error') endWith(current.span, ending.error, ending.message);
-    }
+    if (ending) markEnding(current.span, ending);
     current.span.end();
     this.metrics.stageDuration(current.stage, this.clock.now() - current.startedAt);
   }
 
-  /** The active context for a call made now: the current stage, else the run span. */
-  private callContext(): Context {
-    return this.current ? trace.setSpan(this.parent, this.current.span) : this.parent;
+  /** Low-cardinality name of the current stage (the metric label), null before the first. */
+  get stage(): string | null {
+    return this.current?.stage ?? null;
   }
 
-  /** Runs each research call inside whichever stage is current when it is made. */
-  readonly inStage: ResearchInterceptor = (call, next) => context.with(this.callContext(), () => next(call));
+  /** The active context for a call made now: the open verify batch, else the current stage, else the run span. */
+  private callContext(): Context {
+    const span = this.batch ?? this.current?.span;
+    return span ? trace.setSpan(this.parent, span) : this.parent;
+  }
+
+  /** Runs `fn` inside the current stage (store writes and event appends of the stage nest under it). */
+  within<T>(fn: () => Promise<T>): Promise<T> {
+    return context.with(this.callContext(), fn);
+  }
+
+  /**
+   * One filter's verification of a batch of candidates, as one `funnel.verify` span under the current
+   * stage; the per-candidate calls made meanwhile run under it, unsampled. `ending` classifies a throw.
+   */
+  async verifyBatch<T>(batch: VerifyBatch, fn: () => Promise<T>, count: (result: T) => VerifyCounts, ending: (thrown: unknown) => RunEnding): Promise<T> {
+    const span = tracer(TRACER).startSpan('funnel.verify', {
+      kind: SpanKind.INTERNAL,
+      attributes: {
+        'leadfinder.round': batch.round,
+        'leadfinder.filter.index': batch.filter,
+        'leadfinder.filter.count': batch.filterCount,
+        'leadfinder.filter.relaxed': batch.relaxed,
+        'leadfinder.verify.candidates': batch.candidates,
+      },
+    }, this.callContext());
+    this.batch = span;
+    try {
+      const result = await fn();
+      const counts = count(result);
+      span.setAttributes({
+        'leadfinder.verify.passed': counts.passed,
+        'leadfinder.verify.dropped': counts.dropped,
+        'leadfinder.verify.unclear': counts.unclear,
+      });
+      return result;
+    } catch (error) {
+      markEnding(span, ending(error));
+      throw error;
+    } finally {
+      if (this.batch === span) this.batch = null;
+      span.end();
+    }
+  }
+
+  /**
+   * Runs each research call inside whichever stage (or verify batch) is current when it is made; a call
+   * made per candidate runs unsampled, its time covered by the batch span.
+   */
+  readonly inStage: ResearchInterceptor = (call, next) => {
+    const ctx = this.callContext();
+    return context.with(PER_CANDIDATE.has(call.name) ? unsampled(ctx) : ctx, () => next(call));
+  };
 }
 
 /**

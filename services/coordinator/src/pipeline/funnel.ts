@@ -1,5 +1,6 @@
 import { filterWhere, type Candidate, type FilterVerdictEntry, type FunnelFilter, type Verdict } from '@leadfinder/wire';
 import { mapBounded } from '../activities/pool.js';
+import type { VerifyBatch } from '../activities/tracing.js';
 import type { RunSession } from '../run/session.js';
 import { verdictEntry } from './rows.js';
 
@@ -23,9 +24,8 @@ export async function runFunnel(session: RunSession, round: number, freshKeys: r
     let { current } = state.filterAt(position);
     await session.emit({ type: 'funnel_filter_start', round, index: current.index, title: current.title, candidates: survivors.length });
 
-    const verifyAll = (items: typeof survivors, filter: FunnelFilter) =>
-      mapBounded(items, session.tuning.verifyParallelism, (s) => verify(session, filter, state.pool.get(s.key)!));
-    const firstPass = await verifyAll(survivors, original);
+    const batch = { round, filter: position + 1, filterCount: state.filterCount };
+    const firstPass = await verifyAll(session, { ...batch, relaxed: false }, original, survivors);
     const passed: { key: string; byFilter: FilterVerdictEntry[] }[] = [];
     let dropped: { s: (typeof survivors)[number] }[] = [];
     survivors.forEach((s, i) => {
@@ -41,7 +41,7 @@ export async function runFunnel(session: RunSession, round: number, freshKeys: r
       const loosened = await session.research.relax({ plan, filter: current });
       if (loosened) {
         current = state.loosen(position, loosened);
-        const recovered = await recheck(session, current, dropped.map((d) => d.s), passed);
+        const recovered = await recheck(session, batch, current, dropped.map((d) => d.s), passed);
         await session.emit({
           type: 'filter_relaxed', round, index: current.index, title: current.title,
           original_criterion: original.criterion, criterion: current.criterion,
@@ -50,7 +50,7 @@ export async function runFunnel(session: RunSession, round: number, freshKeys: r
         dropped = [];
       }
     } else if (current.relaxed && dropped.length > 0) {
-      await recheck(session, current, dropped.map((d) => d.s), passed);
+      await recheck(session, batch, current, dropped.map((d) => d.s), passed);
     }
 
     // Keep the input order so rows appear in the order candidates were found.
@@ -70,12 +70,12 @@ export async function runFunnel(session: RunSession, round: number, freshKeys: r
 /** Re-checks dropped candidates with a loosened filter; adds the ones it lets through (marked relaxed). */
 async function recheck(
   session: RunSession,
+  batch: Omit<VerifyBatch, 'candidates' | 'relaxed'>,
   loosened: FunnelFilter,
   dropped: { key: string; byFilter: FilterVerdictEntry[] }[],
   passed: { key: string; byFilter: FilterVerdictEntry[] }[],
 ): Promise<number> {
-  const verdicts = await mapBounded(dropped, session.tuning.verifyParallelism, (s) =>
-    verify(session, loosened, session.state.pool.get(s.key)!));
+  const verdicts = await verifyAll(session, { ...batch, relaxed: true }, loosened, dropped);
   let recovered = 0;
   dropped.forEach((s, i) => {
     const v = verdicts[i]!;
@@ -84,6 +84,12 @@ async function recheck(
     passed.push({ key: s.key, byFilter: [...s.byFilter, verdictEntry(loosened, v, true)] });
   });
   return recovered;
+}
+
+/** Verifies `items` against `filter`, at most `verifyParallelism` at once, as one batch (one span). */
+function verifyAll(session: RunSession, batch: Omit<VerifyBatch, 'candidates'>, filter: FunnelFilter, items: readonly { key: string }[]): Promise<Verdict[]> {
+  return session.verifyBatch({ ...batch, candidates: items.length }, () =>
+    mapBounded(items, session.tuning.verifyParallelism, (s) => verify(session, filter, session.state.pool.get(s.key)!)));
 }
 
 function verify(session: RunSession, filter: FunnelFilter, candidate: Candidate): Promise<Verdict> {

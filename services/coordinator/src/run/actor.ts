@@ -25,10 +25,7 @@ export async function handleWorkItem(deps: RunDeps, item: WorkItem): Promise<voi
   deps.logger.info('run claimed', { runId: item.runId, epoch: claimed.lease.epoch, deliveryCount: item.deliveryCount, started: claimed.before.started });
   if (claimed.before.started) {
     // Driven before and its lease lapsed: never resume a half-driven run.
-    if (await interruptRun(deps, claimed.before, claimed.lease, deadlineReason(claimed.before, now))) {
-      deps.metrics.runEnded('interrupted');
-      deps.metrics.spend(claimed.before.spendMicrousd);
-    }
+    await interruptRun(deps, claimed.before, claimed.lease, deadlineReason(claimed.before, now));
     return item.ack();
   }
   const wrote = await driveClaimedRun(deps, claimed.before, claimed.lease, item);
@@ -60,9 +57,5 @@ async function drive(deps: RunDeps, run: RunDoc, lease: RunLease, item: WorkItem
   } catch (thrown) {
     end = session.conclude({ thrown });
   }
-  try {
-    return end.write && (await session.finish(end.outcome));
-  } finally {
-    await session.close();
-  }
+  return session.settle(end);
 }

@@ -1,11 +1,11 @@
 import type { Span } from '@opentelemetry/api';
 import { LeaseLostError, type Config, type FetcherPort, type FilterPort, type LeadfinderMetrics, type Logger, type RunDoc, type RunLease, type StopFlags, type WorkItem } from '@leadfinder/platform';
-import { describeWhere, formatWhere, microsToUsdDisplay, microsToUsdNumber, WHERE_DONE, type RunEvent, type RunEventBody, type Where } from '@leadfinder/wire';
+import { describeWhere, formatWhere, microsToUsdDisplay, microsToUsdNumber, WHERE_DONE, type RunEvent, type RunEventBody, type Verdict, type Where } from '@leadfinder/wire';
 import { RunEmitter } from '../activities/emitter.js';
 import { ResearchActivities, type ResearchTimeouts } from '../activities/research.js';
-import type { SettlementDeps } from '../activities/settlement.js';
+import { recordRunEnd, type SettlementDeps } from '../activities/settlement.js';
 import { researchPort } from '../activities/research-port.js';
-import { countFetchOutcomes, markRunEnd, StageTrace, type RunEnding } from '../activities/tracing.js';
+import { countFetchOutcomes, markRunEnd, RUN_ATTRIBUTES, StageTrace, traceStep, type RunEnding, type VerifyBatch } from '../activities/tracing.js';
 import { SpendMeter, spendCapMicrousd, type Prices } from '../pipeline/pricing.js';
 import { RunState } from '../pipeline/run-state.js';
 import { terminalDecision, type RunOutcome } from '../pipeline/tail.js';
@@ -87,8 +87,9 @@ export function pricesFrom(config: Config): Prices {
  * - `enter(where)`: a new step (checkpoint, `where` and spend persisted under the lease, `status` event);
  * - `recordSpend()`: after a priced step (spend persisted, then a `cost` event);
  * - `checkpoint()`: throws the reason the run must end now;
- * - `research`: the fetcher and filter calls, metered and under the run signal.
- * Then `conclude()` classifies how the drive ended and `finish()` writes the tail and settles.
+ * - `research`: the fetcher and filter calls, metered and under the run signal;
+ * - `verifyBatch()`: one filter's verification of a batch of candidates (one span, not one per candidate).
+ * Then `conclude()` classifies how the drive ended and `settle()` writes the tail and settles.
  */
 export class RunSession {
   readonly state: RunState;
@@ -101,6 +102,9 @@ export class RunSession {
   private readonly emitter: RunEmitter;
   private readonly stages: StageTrace;
   private lastCostMicrousd: number;
+  /** Spend by the stage it was made in (the metric's `stage` label), counted once the run is terminal. */
+  private readonly spendByStage = new Map<string, number>();
+  private attributedMicrousd = 0;
 
   /**
    * Takes over a claimed run: starts renewing its lease, watching its stop flag and its deadline. Call it
@@ -122,7 +126,11 @@ export class RunSession {
     this.signals = new RunSignals(deps.shutdown);
     this.keeper = new LeaseKeeper({
       runs: deps.store.runs, runId: run.id, lease, ttlMs: deps.config.LEADFINDER_LEASE_TTL_MS, clock: deps.clock,
-      logger: this.logger, item, onLost: () => this.signals.leaseLost(new LeaseLostError(run.id)),
+      logger: this.logger, item,
+      onLost: () => {
+        deps.metrics.leaseLost();
+        this.signals.leaseLost(new LeaseLostError(run.id));
+      },
     });
     this.keeper.start();
     this.signals.watch(run, deps.stops, deps.clock);
@@ -132,6 +140,7 @@ export class RunSession {
     this.state = new RunState(run.target, run.where);
     this.emitter = new RunEmitter(deps.events, run.id, deps.clock);
     this.stages = new StageTrace(deps.metrics, deps.clock);
+    runSpan?.setAttribute(RUN_ATTRIBUTES.target, run.target);
     const signal = this.signals.signal;
     // Port calls run inside the current stage span, so gRPC client spans (and the servers') join the run's
     // trace; page fetches are counted by outcome.
@@ -148,23 +157,33 @@ export class RunSession {
     if (this.deps.isDraining()) throw new CoordinatorShutdownError();
   }
 
+  /** Appends one event of the run, inside the current stage (its span covers the append). */
   emit(body: RunEventBody): Promise<RunEvent> {
-    return this.emitter.emit(body);
+    return this.stages.within(() => this.emitter.emit(body));
   }
 
-  /** Marks the run started, before its first event: from here a lapsed lease means "interrupted", never a re-drive. */
+  /**
+   * Marks the run started, before its first event: from here a lapsed lease means "interrupted", never
+   * a re-drive. Its own span (`run.start`): the write comes before the first stage.
+   */
   markStarted(): Promise<void> {
-    return this.persist({ started: true });
+    return traceStep('run.start', {}, () => this.persist({ started: true }), (thrown) => this.endingOf(thrown));
   }
 
-  /** A new step: checkpoint, then `where` and spend persisted and announced by a `status` event. */
+  /**
+   * A new step: checkpoint, then `where` and spend persisted and announced by a `status` event (a
+   * `run.checkpoint` span under the new stage's span).
+   */
   async enter(where: Where): Promise<void> {
     this.checkpoint();
+    this.attributeSpend();
     this.stages.enter(where);
     const text = formatWhere(where);
     this.state.moveTo(text);
-    await this.persist({ where: text, spendMicrousd: this.meter.spendMicrousd });
-    await this.emit({ type: 'status', where: text, message: describeWhere(where) });
+    await this.checkpointSpan('where', async () => {
+      await this.persist({ where: text, spendMicrousd: this.meter.spendMicrousd });
+      await this.emitter.emit({ type: 'status', where: text, message: describeWhere(where) });
+    });
   }
 
   /**
@@ -174,9 +193,41 @@ export class RunSession {
   async recordSpend(): Promise<void> {
     const spend = this.meter.spendMicrousd;
     if (spend === this.lastCostMicrousd) return;
-    await this.persist({ spendMicrousd: spend });
-    this.lastCostMicrousd = spend;
-    await this.emit({ type: 'cost', stage: this.state.where, usd: microsToUsdNumber(spend) });
+    await this.checkpointSpan('spend', async () => {
+      await this.persist({ spendMicrousd: spend });
+      this.lastCostMicrousd = spend;
+      await this.emitter.emit({ type: 'cost', stage: this.state.where, usd: microsToUsdNumber(spend) });
+    });
+  }
+
+  /**
+   * One filter's verification of `batch.candidates` candidates as one `funnel.verify` span, with its
+   * outcome counts; the per-candidate calls `verify` makes are not traced one by one.
+   */
+  verifyBatch(batch: VerifyBatch, verify: () => Promise<Verdict[]>): Promise<Verdict[]> {
+    return this.stages.verifyBatch(batch, verify, (verdicts) => {
+      const passed = verdicts.filter((v) => v.pass).length;
+      return { passed, dropped: verdicts.length - passed, unclear: verdicts.filter((v) => !v.pass && v.outcome === 'unclear').length };
+    }, (thrown) => this.endingOf(thrown));
+  }
+
+  /** A run-record write and its event, as a `run.checkpoint` span under the current stage. */
+  private checkpointSpan(what: 'where' | 'spend', fn: () => Promise<void>): Promise<void> {
+    return this.stages.within(() => traceStep('run.checkpoint', { 'leadfinder.checkpoint': what }, fn, (thrown) => this.endingOf(thrown)));
+  }
+
+  /** How a throw ends the drive, for the span it crossed (a stop or a lost lease is no span error). */
+  private endingOf(thrown: unknown): RunEnding {
+    return endingOf(decideEnd(thrown, this.signals.signal), thrown);
+  }
+
+  /** Spend since the last call is the current stage's (parallel calls of a stage all end inside it). */
+  private attributeSpend(): void {
+    const delta = this.meter.spendMicrousd - this.attributedMicrousd;
+    if (delta === 0) return;
+    const stage = this.stages.stage ?? 'plan';
+    this.spendByStage.set(stage, (this.spendByStage.get(stage) ?? 0) + delta);
+    this.attributedMicrousd += delta;
   }
 
   /**
@@ -193,19 +244,36 @@ export class RunSession {
       if (!end.write) this.logger.info('leaving run without writing', { why: end.why });
       // The stream says what failed in general terms; the log (with the run id) keeps the detail.
       else if (end.outcome.kind === 'error') this.logger.warn('run failed', { error: ending.message, shown: end.outcome.message, where: this.state.where });
-      this.stages.end(ending);
     }
-    this.stages.end();
-    if (this.runSpan) markRunEnd(this.runSpan, ending);
+    this.attributeSpend();
+    this.stages.end(failure ? ending : undefined);
+    if (this.runSpan) {
+      markRunEnd(this.runSpan, ending);
+      this.runSpan.setAttribute(RUN_ATTRIBUTES.spend, this.meter.spendMicrousd);
+    }
     this.signals.unwatch();
     return end;
+  }
+
+  /**
+   * After conclude(): writes the tail and settles (`run.settle`), or, writing nothing, stops renewing
+   * the lease (`run.release`). Returns whether this drive made the run terminal.
+   */
+  settle(end: EndDecision): Promise<boolean> {
+    return traceStep(end.write ? 'run.settle' : 'run.release', {}, async () => {
+      try {
+        return end.write && (await this.finish(end.outcome));
+      } finally {
+        await this.close();
+      }
+    });
   }
 
   /**
    * Writes the terminal tail and settles, under a freshly confirmed lease. Returns whether this drive
    * made the run terminal.
    */
-  async finish(outcome: RunOutcome): Promise<boolean> {
+  private async finish(outcome: RunOutcome): Promise<boolean> {
     // Confirm the lease before the tail: the event log is not fenced, the store is.
     if (!(await this.keeper.renew())) return false;
     // The fresh lease covers the tail. No periodic renewal after this point: once the tail makes the
@@ -215,7 +283,7 @@ export class RunSession {
   }
 
   /** Stops renewing the lease (it lapses, or the run is terminal). */
-  close(): Promise<void> {
+  private close(): Promise<void> {
     return this.keeper.stop();
   }
 
@@ -241,7 +309,7 @@ export class RunSession {
     });
     let result = null;
     for (const body of decision.events) {
-      const event = await this.emit(body);
+      const event = await this.emitter.emit(body);
       if (event.type === 'final') result = event;
     }
     // Terminal (fenced by the lease) and settled in one step; a failed settle is left to billing.reconcile().
@@ -255,14 +323,15 @@ export class RunSession {
       result,
       finishedAt: new Date(deps.clock.now()).toISOString(),
     });
+    // The store refused the fenced write: the lease is someone else's now.
+    if (!finished) this.keeper.markLost();
     // Event streams close on the end marker, appended once the record is terminal.
     if (finished) await this.emitter.end(this.logger);
     if (finished) {
       const rows = result?.table.length ?? 0;
-      deps.metrics.runEnded(decision.status);
-      deps.metrics.spend(meter.spendMicrousd);
+      recordRunEnd(deps.metrics, { status: decision.status, spendByStage: this.spendByStage, durationMs: deps.clock.now() - Date.parse(run.createdAt) });
       deps.metrics.rows(rows);
-      this.runSpan?.setAttributes({ 'leadfinder.run.status': decision.status, 'leadfinder.run.rows': rows });
+      this.runSpan?.setAttributes({ [RUN_ATTRIBUTES.status]: decision.status, [RUN_ATTRIBUTES.rows]: rows, [RUN_ATTRIBUTES.charge]: charge });
       this.logger.info('run ended', { status: decision.status, stopReason: decision.stopReason, where: state.where, rows, chargeMicrousd: charge });
     }
     return finished;

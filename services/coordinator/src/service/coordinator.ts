@@ -87,7 +87,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     ?? { system: config.LEADFINDER_NATS_URL ? 'nats' : 'inprocess', destination: 'work.runs' };
   const reaper = new Reaper({
     store: options.store, billing: options.billing, events: options.events, clock: options.clock, logger,
-    instanceId: options.instanceId, leaseTtlMs: ttl,
+    metrics: deps.metrics, instanceId: options.instanceId, leaseTtlMs: ttl,
     intervalMs: options.reaperIntervalMs ?? Math.max(100, Math.floor(ttl / 3)),
     reconcileEveryMs: options.reconcileEveryMs ?? 60_000,
     isDriving: (runId) => driving.has(runId),
