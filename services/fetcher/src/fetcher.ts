@@ -8,6 +8,7 @@ import { createGuardedAgent } from './adapters/undici/guarded-agent.js';
 import { refusedAddressReason } from './domain/ip-address.js';
 import { createHttpPageFetcher } from './adapters/undici/http-page-fetcher.js';
 import { isPageSource, type PageSource } from './ports/page-source.js';
+import { tracePageFetch, traceSearch } from './adapters/otel/spans.js';
 
 export interface FetcherOptions {
   config: Config;
@@ -93,21 +94,23 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     async search(request: SearchRequest, { signal }): Promise<SearchResponse> {
       if (signal.aborted) throw new CancelledError('search cancelled', { cause: signal.reason });
       const started = clock.now();
-      const response = await provider.search(request, signal);
+      const response = await traceSearch(provider.name, () => provider.search(request, signal));
       logger.debug('search', { provider: provider.name, hits: response.hits.length, ms: clock.now() - started });
       return response;
     },
 
     async fetch(request: FetchRequest, { signal }): Promise<FetchOutcome> {
       if (signal.aborted) throw new CancelledError('fetch cancelled', { cause: signal.reason });
-      const local = pageSource ? await pageSource.open(request.url, signal) : null;
-      if (local) return toOutcome(request.url, local.url, 200, local.contentType, local.body);
-      const download = await http.download(request.url, signal);
-      if (!download.ok) {
-        logger.debug('fetch refused or failed', { url: request.url, code: download.code, reason: download.reason });
-        return { ok: false, url: request.url, code: download.code, reason: download.reason };
-      }
-      return toOutcome(request.url, download.finalUrl, download.status, download.contentType, download.body);
+      return tracePageFetch(request.url, async () => {
+        const local = pageSource ? await pageSource.open(request.url, signal) : null;
+        if (local) return { source: 'corpus', status: 200, outcome: toOutcome(request.url, local.url, 200, local.contentType, local.body) };
+        const download = await http.download(request.url, signal);
+        if (!download.ok) {
+          logger.debug('fetch refused or failed', { url: request.url, code: download.code, reason: download.reason });
+          return { source: 'http', status: download.status, outcome: { ok: false, url: request.url, code: download.code, reason: download.reason } };
+        }
+        return { source: 'http', status: download.status, outcome: toOutcome(request.url, download.finalUrl, download.status, download.contentType, download.body) };
+      });
     },
 
     async close() {

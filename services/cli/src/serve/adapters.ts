@@ -1,7 +1,7 @@
 import { mkdir, access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createBilling, systemClock } from '@leadfinder/platform';
-import { instrumentWorkQueue } from '@leadfinder/platform/telemetry';
+import { instrumentWorkQueue, traceBilling, traceEventLog, traceStore, traceWorkQueue } from '@leadfinder/platform/telemetry';
 import {
   createEmbeddedEventLog, createEmbeddedIdempotencyStore, createEmbeddedStore, createEmbeddedWebhookStore, createInProcessStopFlags, createInProcessWorkQueue,
 } from '@leadfinder/platform/embedded';
@@ -87,7 +87,8 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
     webhookDeliveries = await createNatsWorkQueue({ nats, logger: webhookLogger, stream: 'WEBHOOK_DELIVERIES', subject: 'webhooks.deliveries', durable: 'webhook-senders' });
   } else {
     events = await createEmbeddedEventLog({ dataDir: join(dataDir, 'events'), logger: logger.child({ component: 'events' }) });
-    work = createInProcessWorkQueue({ logger: logger.child({ component: 'work' }) });
+    // Publish and receive spans, as the JetStream adapter makes itself.
+    work = traceWorkQueue(createInProcessWorkQueue({ logger: logger.child({ component: 'work' }) }), { system: 'inprocess', destination: 'work.runs' });
     stops = createInProcessStopFlags();
     webhookWatch = createInProcessWorkQueue({ logger: logger.child({ component: 'webhook-watch' }) });
     webhookDeliveries = createInProcessWorkQueue({ logger: logger.child({ component: 'webhook-deliveries' }) });
@@ -104,7 +105,10 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
     await nats?.close();
   });
 
-  const billing = createBilling({ store, clock: systemClock, logger: logger.child({ component: 'billing' }) });
+  // Spans for store, event-log and billing calls inside a trace, whichever adapter (port-tracing.ts).
+  store = traceStore(store);
+  events = traceEventLog(events);
+  const billing = traceBilling(createBilling({ store, clock: systemClock, logger: logger.child({ component: 'billing' }) }));
   return {
     store, events, work, stops, billing, idempotency, webhooks, webhookWatch, webhookDeliveries,
     mode: { storage: config.LEADFINDER_MONGODB_URL ? 'mongodb' : 'embedded', messaging: config.LEADFINDER_NATS_URL ? 'nats' : 'embedded' },

@@ -149,7 +149,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions): HttpPage
         }
         continue;
       }
-      if (res.status < 200 || res.status >= 300) return failure('http_status', `HTTP ${res.status}`);
+      if (res.status < 200 || res.status >= 300) return failure('http_status', `HTTP ${res.status}`, res.status);
       if (!res.bytes) {
         return failure('unsupported_type', `content type ${res.contentType.split(';')[0] || 'unknown'} is not a page`);
       }
