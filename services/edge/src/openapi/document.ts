@@ -350,7 +350,7 @@ function buildFullDocument(): Json {
       '/api/webhooks/endpoints/{id}/rotate-secret': {
         post: {
           operationId: 'rotateWebhookEndpointSecret',
-          summary: "Replace an endpoint's signing secret (later attempts are signed with the new one)",
+          summary: "Replace an endpoint's signing secret (for 24 h deliveries carry a second signature with the old one)",
           security: bearer,
           parameters: [idParam('Endpoint id.')],
           responses: { 200: json('WebhookSecret', 'The new secret.'), ...keyAuth, 404: err(`\`${UNKNOWN_ENDPOINT}\`.`) },
@@ -367,7 +367,7 @@ function buildFullDocument(): Json {
       '/api/webhooks/request-secret/rotate': {
         post: {
           operationId: 'rotateRequestWebhookSecret',
-          summary: 'Replace the request-webhook secret',
+          summary: 'Replace the request-webhook secret (for 24 h deliveries carry a second signature with the old one)',
           security: bearer,
           responses: { 200: json('WebhookSecret', 'The new secret.'), ...keyAuth },
         },

@@ -4,7 +4,7 @@ import type { CreatedWebhookEndpoint, WebhookDelivery, WebhookDeliveryList, Webh
 import type { WebhookDeliveryDoc, WebhookEndpointDoc } from '@leadfinder/platform';
 import type { EdgeDeps } from '../deps.js';
 import type { WebhookService } from '../webhooks/index.js';
-import { newWebhookSecret, webhookUrlProblem } from '../webhooks/index.js';
+import { SECRET_OVERLAP_MS, newWebhookSecret, webhookUrlProblem } from '../webhooks/index.js';
 import { callerOf } from '../auth/guards.js';
 import { ApiError, RequestValidationError, notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validation.js';
@@ -33,7 +33,7 @@ export function webhookRoutes(deps: EdgeDeps, service: WebhookService): FastifyP
       }
       const doc: WebhookEndpointDoc = {
         id: deps.ids.id('whep'), accountId: account.id, url: body.url, events: body.events ?? ['search.finished'],
-        secret: newWebhookSecret(), createdAt: new Date(deps.clock.now()).toISOString(),
+        secret: newWebhookSecret(), previous: null, createdAt: new Date(deps.clock.now()).toISOString(),
       };
       await store.endpoints.insert(doc);
       const answer: CreatedWebhookEndpoint = { ...toEndpoint(doc), secret: doc.secret };
@@ -57,22 +57,27 @@ export function webhookRoutes(deps: EdgeDeps, service: WebhookService): FastifyP
     // The secret that signs the requests' own `webhook.url` deliveries (one per account, made on first use).
     app.get('/request-secret', async (request) => {
       const account = callerOf(request);
-      const answer: WebhookSecret = { secret: await store.requestSecret(account.id, newWebhookSecret()) };
+      const answer: WebhookSecret = { secret: (await store.requestSecret(account.id, newWebhookSecret())).secret };
       return answer;
     });
 
+    // The old secret keeps signing too for a day (a second signature), so receivers can switch without a gap.
     app.post('/request-secret/rotate', async (request) => {
       const account = callerOf(request);
+      const current = await store.requestSecret(account.id, newWebhookSecret());
       const secret = newWebhookSecret();
-      await store.setRequestSecret(account.id, secret);
+      await store.setRequestSecret(account.id, { secret, previous: { secret: current.secret, until: deps.clock.now() + SECRET_OVERLAP_MS } });
       const answer: WebhookSecret = { secret };
       return answer;
     });
 
     app.post<{ Params: { id: string } }>('/endpoints/:id/rotate-secret', async (request) => {
       const account = callerOf(request);
+      const endpoint = await store.endpoints.get(request.params.id);
+      if (endpoint?.accountId !== account.id) throw notFound(UNKNOWN_ENDPOINT);
       const secret = newWebhookSecret();
-      if (!(await store.endpoints.setSecret(account.id, request.params.id, secret))) throw notFound(UNKNOWN_ENDPOINT);
+      const previous = { secret: endpoint.secret, until: deps.clock.now() + SECRET_OVERLAP_MS };
+      if (!(await store.endpoints.setSecret(account.id, endpoint.id, secret, previous))) throw notFound(UNKNOWN_ENDPOINT);
       const answer: WebhookSecret = { secret };
       return answer;
     });

@@ -2,7 +2,7 @@ import { request } from 'undici';
 import type { Agent } from 'undici';
 import { createGuardedAgent, PrivateAddressError } from '@leadfinder/fetcher';
 import type { Clock, Config, Logger, WebhookDeliveryDoc, WebhookStore } from '@leadfinder/platform';
-import { newWebhookSecret, signWebhook } from './signature.js';
+import { newWebhookSecret, signWebhook, signingSecrets } from './signature.js';
 
 /** One attempt gets this long for the whole exchange (Standard Webhooks suggests a short timeout). */
 const ATTEMPT_TIMEOUT_MS = 15_000;
@@ -33,13 +33,16 @@ export interface WebhookSenderDeps {
 export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
   const agent: Agent = createGuardedAgent({ allowPrivate: deps.config.LEADFINDER_WEBHOOK_ALLOW_PRIVATE, resolve: [] });
 
-  async function secretOf(delivery: WebhookDeliveryDoc): Promise<string | null> {
-    if (delivery.endpointId === null) return deps.webhooks.requestSecret(delivery.accountId, newWebhookSecret());
-    return (await deps.webhooks.endpoints.get(delivery.endpointId))?.secret ?? null;
+  /** The secrets signing this attempt (two during a rotation's overlap), or null when the endpoint is gone. */
+  async function secretsOf(delivery: WebhookDeliveryDoc, now: number): Promise<string[] | null> {
+    const holder = delivery.endpointId === null
+      ? await deps.webhooks.requestSecret(delivery.accountId, newWebhookSecret())
+      : await deps.webhooks.endpoints.get(delivery.endpointId);
+    return holder ? signingSecrets(holder, now) : null;
   }
 
   /** POST the delivery once; null when it was delivered, else why not (kept as `lastError`). */
-  async function post(delivery: WebhookDeliveryDoc, secret: string, now: number): Promise<{ error: string | null; permanent: boolean }> {
+  async function post(delivery: WebhookDeliveryDoc, secrets: string[], now: number): Promise<{ error: string | null; permanent: boolean }> {
     const timestamp = Math.floor(now / 1000);
     try {
       const answer = await request(delivery.url, {
@@ -51,7 +54,8 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
           'user-agent': 'leadfinder-webhooks/1',
           'webhook-id': delivery.id,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': signWebhook(secret, delivery.id, timestamp, delivery.body),
+          // Space-separated signatures, one per secret (Standard Webhooks): a receiver accepts any that matches.
+          'webhook-signature': secrets.map((secret) => signWebhook(secret, delivery.id, timestamp, delivery.body)).join(' '),
         },
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
@@ -71,13 +75,13 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       // Delivered or failed already (a queue message delivered twice), or gone: nothing to do.
       if (!delivery || delivery.status !== 'pending') return { settled: true };
       const now = deps.clock.now();
-      const secret = await secretOf(delivery);
+      const secrets = await secretsOf(delivery, now);
       const attempts = delivery.attempts + 1;
-      if (secret === null) {
+      if (secrets === null) {
         await deps.webhooks.deliveries.update(deliveryId, { status: 'failed', attempts, lastError: 'endpoint deleted', nextAttemptAt: null });
         return { settled: true };
       }
-      const { error, permanent } = await post(delivery, secret, now);
+      const { error, permanent } = await post(delivery, secrets, now);
       if (error === null) {
         await deps.webhooks.deliveries.update(deliveryId, { status: 'delivered', attempts, deliveredAt: new Date(deps.clock.now()).toISOString(), nextAttemptAt: null });
         return { settled: true };

@@ -13,3 +13,11 @@ export function signWebhook(secret: string, id: string, timestampS: number, body
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampS}.${body}`).digest('base64')}`;
 }
+
+/** After a rotation the old secret signs too (a second `v1,` signature) for this long, so receivers can switch. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** The secrets that sign at `now`: the current one, and the previous one while its overlap lasts. */
+export function signingSecrets(current: { secret: string; previous?: { secret: string; until: number } | null }, now: number): string[] {
+  return current.previous && current.previous.until > now ? [current.secret, current.previous.secret] : [current.secret];
+}

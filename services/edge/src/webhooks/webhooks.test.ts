@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig, silentLogger } from '@leadfinder/platform';
 import type { WebhookDeliveryDoc, WebhookStore } from '@leadfinder/platform';
 import { createEmbeddedWebhookStore } from '@leadfinder/platform/embedded';
@@ -139,17 +140,68 @@ describe('embedded webhook store', () => {
       expect(await first.deliveries.create(doc)).toBe(true);
       expect(await first.deliveries.create(doc)).toBe(false);
       for (let attempt = 1; attempt <= 30; attempt++) await first.deliveries.update(doc.id, { attempts: attempt, lastError: 'HTTP 503' });
-      expect(await first.requestSecret('acct_1', 'whsec_first')).toBe('whsec_first');
-      expect(await first.requestSecret('acct_1', 'whsec_other')).toBe('whsec_first');
+      expect((await first.requestSecret('acct_1', 'whsec_first')).secret).toBe('whsec_first');
+      expect((await first.requestSecret('acct_1', 'whsec_other')).secret).toBe('whsec_first');
       await first.close();
 
       const reopened = await createEmbeddedWebhookStore({ dataDir: folder, logger: silentLogger, compactAfterLines: 10 });
       expect(await reopened.deliveries.get(doc.id)).toMatchObject({ attempts: 30, lastError: 'HTTP 503', status: 'pending' });
-      expect(await reopened.requestSecret('acct_1', 'whsec_other')).toBe('whsec_first');
+      expect((await reopened.requestSecret('acct_1', 'whsec_other')).secret).toBe('whsec_first');
       await reopened.close();
       expect((await readFile(join(folder, 'webhooks.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('secret rotation', () => {
+  it('signs with the new and the rotated-out secret for a day after a rotation, then with the new one alone', async () => {
+    const seen: { headers: Record<string, string>; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString())).on('end', () => {
+        seen.push({ headers: req.headers as Record<string, string>, body });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    closers.push(() => new Promise<void>((r) => server.close(() => r())));
+    let now = Date.parse('2026-03-01T00:00:00Z');
+    const clock = { now: () => now };
+    const sender = createWebhookSender({
+      config: { LEADFINDER_WEBHOOK_ALLOW_PRIVATE: true, LEADFINDER_WEBHOOK_RETRY_BASE_MS: 1000 }, logger: silentLogger, clock, webhooks: store,
+    });
+    closers.push(() => sender.close());
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    await store.endpoints.insert({ id: 'whep_rot', accountId: 'acct_rot', url, events: ['search.finished'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', previous: null, createdAt: new Date(now).toISOString() });
+    const oldSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const newSecret = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
+    expect(await store.endpoints.setSecret('acct_other', 'whep_rot', newSecret, null)).toBe(false);
+    await store.endpoints.setSecret('acct_rot', 'whep_rot', newSecret, { secret: oldSecret, until: now + 24 * 3600_000 });
+
+    const send = async () => {
+      const doc = { ...(await pendingDelivery(url, now)), endpointId: 'whep_rot', accountId: 'acct_rot', id: `msg_rot${n++}` };
+      await store.deliveries.create(doc);
+      expect(await sender.attempt(doc.id)).toEqual({ settled: true });
+      return seen.at(-1)!;
+    };
+    // The reference library checks the timestamp against Date.now(): it reads the manual clock while verifying.
+    const verify = (secret: string, got: { headers: Record<string, string>; body: string }) => {
+      vi.setSystemTime(now);
+      try {
+        new Webhook(secret).verify(got.body, got.headers);
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    const during = await send();
+    expect(during.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    for (const secret of [oldSecret, newSecret]) expect(() => verify(secret, during)).not.toThrow();
+    now += 24 * 3600_000;
+    const after = await send();
+    expect(after.headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(() => verify(newSecret, after)).not.toThrow();
+    expect(() => verify(oldSecret, after)).toThrow('No matching signature found');
   });
 });

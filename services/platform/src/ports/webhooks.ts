@@ -13,7 +13,21 @@ export interface WebhookEndpointDoc {
   events: WebhookEventType[];
   /** `whsec_…`; kept to sign, shown only when created or rotated. */
   secret: string;
+  /** The secret before the last rotation, still signing (next to the new one) until `previousUntil`. */
+  previous?: RetiringSecret | null;
   createdAt: string;
+}
+
+/** A rotated-out secret and until when (epoch ms, injected clock) deliveries are signed with it too. */
+export interface RetiringSecret {
+  secret: string;
+  until: number;
+}
+
+/** A signing secret with the one it replaced while that one still signs. */
+export interface SigningSecret {
+  secret: string;
+  previous: RetiringSecret | null;
 }
 
 /** Where a run's events go, fixed when it was accepted. */
@@ -59,11 +73,11 @@ export interface WebhookStore {
     /** False when it is not the account's. */
     delete(accountId: string, id: string): Promise<boolean>;
     /** False when it is not the account's. */
-    setSecret(accountId: string, id: string, secret: string): Promise<boolean>;
+    setSecret(accountId: string, id: string, secret: string, previous: RetiringSecret | null): Promise<boolean>;
   };
   /** The account's secret for request webhooks; `fresh` is stored and returned when it has none yet. */
-  requestSecret(accountId: string, fresh: string): Promise<string>;
-  setRequestSecret(accountId: string, secret: string): Promise<void>;
+  requestSecret(accountId: string, fresh: string): Promise<SigningSecret>;
+  setRequestSecret(accountId: string, secret: SigningSecret): Promise<void>;
   runs: {
     insert(run: WebhookRunDoc): Promise<void>;
     get(runId: string): Promise<WebhookRunDoc | null>;

@@ -1,6 +1,6 @@
 import { LeadfinderError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { WebhookDeliveryDoc, WebhookEndpointDoc, WebhookRunDoc, WebhookStore } from '../../ports/webhooks.js';
+import type { SigningSecret, WebhookDeliveryDoc, WebhookEndpointDoc, WebhookRunDoc, WebhookStore } from '../../ports/webhooks.js';
 import { openJournal } from './journal.js';
 
 export interface EmbeddedWebhookStoreOptions {
@@ -32,7 +32,7 @@ const clone = <T>(value: T): T => structuredClone(value);
 export async function createEmbeddedWebhookStore(options: EmbeddedWebhookStoreOptions): Promise<WebhookStore> {
   const journal = await openJournal<Line>({ dataDir: options.dataDir, fileName: 'webhooks.jsonl', logger: options.logger });
   const endpoints = new Map<string, WebhookEndpointDoc>();
-  const secrets = new Map<string, string>();
+  const secrets = new Map<string, SigningSecret>();
   const runs = new Map<string, WebhookRunDoc>();
   const deliveries = new Map<string, WebhookDeliveryDoc>();
   const maps: Record<Collection, Map<string, unknown>> = { endpoints, secrets, runs, deliveries };
@@ -67,18 +67,19 @@ export async function createEmbeddedWebhookStore(options: EmbeddedWebhookStoreOp
         await put('endpoints', id, null);
         return true;
       },
-      async setSecret(accountId, id, secret) {
+      async setSecret(accountId, id, secret, previous) {
         const endpoint = endpoints.get(id);
         if (endpoint?.accountId !== accountId) return false;
-        await put('endpoints', id, { ...endpoint, secret });
+        await put('endpoints', id, { ...endpoint, secret, previous });
         return true;
       },
     },
     async requestSecret(accountId, fresh) {
       const kept = secrets.get(accountId);
-      if (kept !== undefined) return kept;
-      await put('secrets', accountId, fresh);
-      return fresh;
+      if (kept !== undefined) return clone(kept);
+      const made: SigningSecret = { secret: fresh, previous: null };
+      await put('secrets', accountId, made);
+      return made;
     },
     async setRequestSecret(accountId, secret) {
       await put('secrets', accountId, secret);

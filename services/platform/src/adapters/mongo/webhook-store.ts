@@ -1,6 +1,6 @@
 import { MongoClient } from 'mongodb';
 import { UnavailableError } from '../../errors.js';
-import type { WebhookDeliveryDoc, WebhookEndpointDoc, WebhookRunDoc, WebhookStore } from '../../ports/webhooks.js';
+import type { SigningSecret, WebhookDeliveryDoc, WebhookEndpointDoc, WebhookRunDoc, WebhookStore } from '../../ports/webhooks.js';
 
 export interface MongoWebhookStoreOptions {
   url: string;
@@ -28,7 +28,7 @@ export async function createMongoWebhookStore(options: MongoWebhookStoreOptions)
   }
   const db = client.db(options.dbName);
   const endpoints = db.collection<WebhookEndpointDoc & { _id: string }>('webhook_endpoints');
-  const secrets = db.collection<{ _id: string; secret: string }>('webhook_secrets');
+  const secrets = db.collection<SigningSecret & { _id: string }>('webhook_secrets');
   const runs = db.collection<WebhookRunDoc & { _id: string }>('webhook_runs');
   const deliveries = db.collection<WebhookDeliveryDoc & { _id: string }>('webhook_deliveries');
   await Promise.all([
@@ -58,14 +58,15 @@ export async function createMongoWebhookStore(options: MongoWebhookStoreOptions)
         return doc && withoutId(doc);
       },
       delete: async (accountId, id) => (await endpoints.deleteOne({ _id: id, accountId })).deletedCount > 0,
-      setSecret: async (accountId, id, secret) => (await endpoints.updateOne({ _id: id, accountId }, { $set: { secret } })).matchedCount > 0,
+      setSecret: async (accountId, id, secret, previous) => (await endpoints.updateOne({ _id: id, accountId }, { $set: { secret, previous } })).matchedCount > 0,
     },
     async requestSecret(accountId, fresh) {
-      if (await insertOnce(() => secrets.insertOne({ _id: accountId, secret: fresh }))) return fresh;
-      return (await secrets.findOne({ _id: accountId }))!.secret;
+      if (await insertOnce(() => secrets.insertOne({ _id: accountId, secret: fresh, previous: null }))) return { secret: fresh, previous: null };
+      const { _id, ...kept } = (await secrets.findOne({ _id: accountId }))!;
+      return kept;
     },
     async setRequestSecret(accountId, secret) {
-      await secrets.replaceOne({ _id: accountId }, { secret }, { upsert: true });
+      await secrets.replaceOne({ _id: accountId }, secret, { upsert: true });
     },
     runs: {
       async insert(run) {
