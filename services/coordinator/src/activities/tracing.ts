@@ -201,10 +201,15 @@ export class StageTrace {
   constructor(private readonly metrics: LeadfinderMetrics, private readonly clock: Clock) {}
 
   enter(where: Where): void {
-    this.end();
+    // One instant ends a stage and starts the next, so no sliver between them is left uncovered. It is
+    // read from the clock the SDK stamps spans with (Date.now(), not the injected clock, which a test
+    // may shift), so these times line up with every other span's.
+    const at = Date.now();
+    this.end(undefined, at);
     const { stage, round } = stageOf(where);
     const span = tracer(TRACER).startSpan(formatWhere(where), {
       kind: SpanKind.INTERNAL,
+      startTime: at,
       attributes: { 'leadfinder.stage': stage, ...(round === null ? {} : { 'leadfinder.round': round }) },
     }, this.parent);
     this.current = { span, stage, startedAt: this.clock.now() };
@@ -214,12 +219,12 @@ export class StageTrace {
    * Ends the current stage. `ending`: the drive ended in it, for that reason (an attribute); a failure
    * also marks the stage failed, with the exception.
    */
-  end(ending?: RunEnding): void {
+  end(ending?: RunEnding, at?: number): void {
     const current = this.current;
     if (!current) return;
     this.current = null;
     if (ending) markEnding(current.span, ending);
-    current.span.end();
+    current.span.end(at);
     this.metrics.stageDuration(current.stage, this.clock.now() - current.startedAt);
   }
 
