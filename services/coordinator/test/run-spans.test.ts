@@ -43,6 +43,12 @@ describe('run and stage spans', () => {
     return { run, stages };
   }
 
+  /** The `funnel.verify` spans of the run's trace. */
+  function batchesOf(runSpan: ReadableSpan): ReadableSpan[] {
+    const traceId = runSpan.spanContext().traceId;
+    return telemetry.spans().filter((s) => s.name === 'funnel.verify' && s.spanContext().traceId === traceId);
+  }
+
   /** A research whose plan call only ends when the run signal ends it. */
   function hangingPlan() {
     const research = createFakeResearch(standardWorld());
@@ -145,5 +151,29 @@ describe('run and stage spans', () => {
     expect(failed[0]!.attributes).toMatchObject({ 'leadfinder.run.end_reason': 'error' });
     expect(failed[0]!.events.map((e) => e.name)).toContain('exception');
     expectNoErrors(stages.filter((s) => s !== failed[0]));
+    // The filter batch it failed in says so too.
+    const batches = batchesOf(runSpan);
+    expect(batches.map((b) => [b.attributes['leadfinder.filter.index'], b.status.code, b.attributes['leadfinder.run.end_reason']]))
+      .toEqual([[1, SpanStatusCode.ERROR, 'error']]);
+  });
+
+  it('a run stopped while verifying is no error: its filter batch carries end_reason stopped', async () => {
+    const h = await started();
+    const research = createFakeResearch(standardWorld());
+    let verifying = false;
+    research.filter.verify = (_request, o) => {
+      verifying = true;
+      return new Promise((_, reject) => o.signal.addEventListener('abort', () => reject(o.signal.reason)));
+    };
+    await h.coordinator(research.fetcher, research.filter).start();
+    const run = await h.submit();
+    await time.until(() => verifying);
+    await h.stops.raise(run.id);
+    expect((await h.waitTerminal(run.id)).status).toBe('stopped');
+    const { run: runSpan, stages } = await spansOf(run.id);
+    const batches = batchesOf(runSpan);
+    expect(batches.map((b) => [b.attributes['leadfinder.filter.index'], b.attributes['leadfinder.verify.candidates'], b.attributes['leadfinder.run.end_reason']]))
+      .toEqual([[1, 4, 'stopped']]);
+    expectNoErrors([runSpan, ...stages, ...batches]);
   });
 });
