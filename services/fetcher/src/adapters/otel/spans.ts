@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, context } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Span } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import { CancelledError, tracer } from '@leadfinder/platform';
@@ -34,6 +34,8 @@ export function statusClass(status: number): string {
  * is how calls are meant to end then: an attribute, not a span error.
  */
 async function traced<T>(name: string, attributes: Record<string, string>, fn: () => Promise<T>, describe: (result: T, span: Span) => void): Promise<T> {
+  // Only inside a trace (a Fetch or Search call, a run's stage): a fetcher used on its own starts no root traces.
+  if (!trace.getSpan(context.active())) return fn();
   return tracer(TRACER).startActiveSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
     try {
       const result = await context.with(suppressTracing(context.active()), fn);
