@@ -1,5 +1,5 @@
 import type { EntityType } from '@leadfinder/wire';
-import { stems, containsPhrase } from './text.js';
+import { containsPhrase, lightStems, stems } from './text.js';
 
 /**
  * Words that name each entity kind. In a query the earliest cue wins ("CTOs of fintech companies" asks
@@ -60,18 +60,19 @@ export interface TypeCue {
 
 /** Every entity-type cue in a text, earliest first. */
 export function typeCues(text: string): TypeCue[] {
-  const words = stems(text);
+  // Kind nouns are curated words: inflection only, so "public" is no "publication" (Porter folds both to "public").
+  const words = lightStems(text);
   const cues: TypeCue[] = [];
   for (const type of PRIORITY) {
     for (const noun of TYPE_NOUNS[type]) {
-      const needle = stems(noun);
+      const needle = lightStems(noun);
       for (let i = 0; i + needle.length <= words.length; i++) {
         if (needle.every((n, j) => words[i + j] === n)) cues.push({ type, noun, at: i });
       }
     }
   }
   // Longer cues at the same place first ("music video" over "video"), then kind priority.
-  return cues.sort((a, b) => a.at - b.at || stems(b.noun).length - stems(a.noun).length || PRIORITY.indexOf(a.type) - PRIORITY.indexOf(b.type));
+  return cues.sort((a, b) => a.at - b.at || lightStems(b.noun).length - lightStems(a.noun).length || PRIORITY.indexOf(a.type) - PRIORITY.indexOf(b.type));
 }
 
 /** The entity kind a query asks for: its earliest cue; company when it names none. */

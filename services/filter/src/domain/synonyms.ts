@@ -66,7 +66,8 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['b2b', 'business-to-business', 'enterprise software', 'saas'] },
   { same: ['software', 'saas', 'b2b', 'enterprise software', 'platform', 'developer tools', 'api', 'cloud'] },
   { same: ['developer tools', 'devtools', 'devops', 'api', 'open source'] },
-  { same: ['security', 'cybersecurity', 'cyber security', 'devsecops', 'identity', 'trust & safety'] },
+  // Trust & safety (content moderation, platform integrity) is no security company, not even a loosened one.
+  { same: ['security', 'cybersecurity', 'cyber security', 'devsecops', 'identity'], broader: ['fraud', 'compliance'] },
   { same: ['crypto', 'web3', 'blockchain', 'cryptocurrency'] },
   { same: ['real estate', 'proptech', 'housing', 'construction'] },
   { same: ['e-commerce', 'ecommerce', 'online retail', 'retail tech', 'marketplace'] },

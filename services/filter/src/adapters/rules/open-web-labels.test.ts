@@ -239,3 +239,17 @@ describe('listings titled for more than one kind', () => {
     expect(people.candidates).toEqual([]);
   });
 });
+
+describe('structured-data fields as profiles print them', () => {
+  it('"public fintech companies" asks for listed companies, not papers ("public" is no "publication")', async () => {
+    const p = await plan('public fintech companies');
+    expect(p.entityType).toBe('company');
+    expect(p.filters.map((f) => f.title)).toContain('Is publicly traded');
+  });
+
+  it('yes/no fields named for a form, and schema.org\'s TELECOMMUTE, answer', async () => {
+    expect(await outcomes('nonprofit fintech organizations', profile('Kiva', [fact('Industry', 'Fintech'), fact('Nonprofit', 'true')]))).toEqual(['yes', 'yes']);
+    expect(await outcomes('nonprofit fintech organizations', profile('Brex', [fact('Industry', 'Fintech'), fact('Nonprofit', 'No')]))).toEqual(['yes', 'no']);
+    expect(await outcomes('fully remote fintech companies', profile('Deel', [fact('Industry', 'Fintech'), fact('Job location type', 'TELECOMMUTE')]))).toEqual(['yes', 'yes']);
+  });
+});

@@ -351,6 +351,13 @@ function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, e
   const facts = evidence.filter((e) => e.fact);
   const matching = facts.find((e) => FORM_VALUE[form].test(e.fact!.value) && (STATUS_LABEL.test(e.fact!.label) || form === 'nonprofit'));
   if (matching) return pass(filter, [matching], 'stated');
+  // A yes/no field named for the form ("Nonprofit: true", "Public: Yes", "Acquired: No").
+  const flag = facts.find((e) => FORM_VALUE[form].test(e.fact!.label) && /^(?:yes|no|true|false|✓|✔|✗)$/i.test(e.fact!.value.trim()));
+  if (flag) {
+    return /^(?:yes|true|✓|✔)$/i.test(flag.fact!.value.trim())
+      ? pass(filter, [flag], 'stated')
+      : fail(filter, candidate, `its page says “${flag.fact!.label}: ${flag.fact!.value}”.`, [flag]);
+  }
   const byLabel = FORM_LABEL[form];
   const labelled = byLabel ? facts.find((e) => byLabel.label.test(e.fact!.label.trim()) && /\p{L}|\d/u.test(e.fact!.value)) : undefined;
   if (labelled && byLabel) return pass(filter, [labelled], byLabel.verification, byLabel.why);
@@ -433,7 +440,7 @@ function verifyHiring(filter: FunnelFilter, candidate: Candidate, evidence: Evid
 
 // ── remote work ─────────────────────────────────────────────────────────────────────────────────
 
-const REMOTE_LABEL = /remote|work(?:place)?\s*(?:mode|policy|model|style)|workplace/i;
+const REMOTE_LABEL = /remote|work(?:place)?\s*(?:mode|policy|model|style|type|arrangement)|workplace|location type|telecommut/i;
 const REMOTE_SENTENCE = /\b(?:fully remote|remote-first|100% remote|all-remote|distributed team|work from anywhere)\b/i;
 
 /** A work-mode fact decides; else "Remote" among its locations; else a remote-first sentence. */
@@ -441,9 +448,10 @@ function verifyRemote(filter: FunnelFilter, fully: boolean, candidate: Candidate
   for (const e of evidence) {
     if (!e.fact || !REMOTE_LABEL.test(e.fact.label)) continue;
     const v = e.fact.value;
-    if (/\b(?:no|none|on-?site|in[- ]office)\b/i.test(v)) return fail(filter, candidate, 'it works on site.', [e]);
+    if (/\b(?:no|none|false|on-?site|in[- ]office)\b/i.test(v)) return fail(filter, candidate, 'it works on site.', [e]);
     if (fully && /\b(?:partly|partially|hybrid|some|optional)\b/i.test(v)) return fail(filter, candidate, `its work mode is “${v}”.`, [e]);
-    if (/remote|yes|distributed|anywhere/i.test(v)) return pass(filter, [e], 'stated');
+    // schema.org's jobLocationType says TELECOMMUTE; a yes/no field says true.
+    if (/remote|yes|true|distributed|anywhere|telecommute/i.test(v)) return pass(filter, [e], 'stated');
   }
   const locations = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label));
   const remoteLocation = locations.find((e) => /(^|[;,]\s*)Remote\b/i.test(e.fact!.value));
