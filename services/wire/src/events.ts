@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateRange } from './research.js';
-import { EntityType, FilterDescriptor, ResultRow } from './rows.js';
+import { EntityType, FilterDescriptor, QuotedPassage, ResultRow } from './rows.js';
 
 /**
  * Run events (spec §6). The kind is the `type` field; every event also carries `at` (ISO time it was
@@ -59,6 +59,17 @@ export const FunnelFilterDoneEvent = z.object({
   title: z.string(),
   passed: z.number().int(),
   dropped: z.number().int(),
+  /**
+   * This filter's counts over the whole run so far (every round): candidates in, passed, dropped, and how
+   * many of the dropped were `unclear` (neither shown nor ruled out), so a client draws the funnel from the
+   * latest event of each filter. Absent from events written before it existed.
+   */
+  run_counts: z.object({
+    in: z.number().int(),
+    passed: z.number().int(),
+    dropped: z.number().int(),
+    unclear: z.number().int(),
+  }).optional(),
 });
 export const FilterRelaxedEvent = z.object({
   ...base,
@@ -71,6 +82,23 @@ export const FilterRelaxedEvent = z.object({
   rechecked: z.number().int(),
   recovered: z.number().int(),
 });
+/** Why an `expected` entry is not in `table`. */
+export const ExpectedMiss = z.object({
+  expected: z.string(),
+  /**
+   * `never_found`: no page the run read named it; `dropped`: found, and filter `filter` dropped it (its
+   * rationale and passages); `excluded`: found, and `exclude` named it; `not_judged`: found, but the run
+   * ended (target met, stopped) before the funnel passed it into the table.
+   */
+  reason: z.enum(['never_found', 'dropped', 'excluded', 'not_judged']),
+  /** The candidate it was found as (absent for never_found). */
+  name: z.string().optional(),
+  filter: FilterDescriptor.pick({ index: true, title: true }).optional(),
+  rationale: z.string().optional(),
+  passages: z.array(QuotedPassage).optional(),
+});
+export type ExpectedMiss = z.infer<typeof ExpectedMiss>;
+
 export const FinalEvent = z.object({
   ...base,
   type: z.literal('final'),
@@ -81,6 +109,12 @@ export const FinalEvent = z.object({
   stopped: z.boolean(),
   /** Names the stage the run ended early in; null when it was not stopped. */
   stopped_at: z.string().nullable(),
+  /** With `exclude`: how many distinct candidates it dropped before the funnel. */
+  excluded: z.number().int().optional(),
+  /** With `expected`: the entries found in `table`, as given. */
+  expected_found: z.array(z.string()).optional(),
+  /** With `expected`: the entries not in `table`, each with why. */
+  expected_missed: z.array(ExpectedMiss).optional(),
 });
 export const CostEvent = z.object({
   ...base,

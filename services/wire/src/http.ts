@@ -17,7 +17,22 @@ export const CreateSearchRequest = z.object({
     }),
   /** Also send this run's events to a URL (signed; see webhooks.ts). */
   webhook: SearchWebhook.optional(),
+  /** Entities not to return: by name, by own domain, or every row earlier runs of the account returned. */
+  exclude: z
+    .object({
+      names: z.array(z.string().min(1).max(300)).optional(),
+      domains: z.array(z.string().min(1).max(253)).optional(),
+      runs: z.array(z.string().min(1).max(64)).optional(),
+    })
+    .optional(),
+  /** Names or domains the caller knows should match: `final` reports which were found and why not. */
+  expected: z.array(z.string().min(1).max(300)).optional(),
 });
+/** At most this many `exclude` entries (names, domains and runs together); more is a 400. */
+export const MAX_EXCLUDE_ENTRIES = 10_000;
+/** At most this many `expected` entries; more is a 400. */
+export const MAX_EXPECTED_ENTRIES = 1_000;
+export type SearchExclude = NonNullable<CreateSearchRequest['exclude']>;
 export type CreateSearchRequest = z.infer<typeof CreateSearchRequest>;
 
 /** Comma-separated `sites` entries, trimmed, empty ones dropped. */

@@ -15,3 +15,4 @@ export * from './money.js';
 export * from './progress.js';
 export * from './filter-spec.js';
 export * from './webhooks.js';
+export * from './identity.js';

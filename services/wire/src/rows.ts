@@ -55,6 +55,8 @@ export const ResultRow = z.object({
   supporting_passages: z.array(SupportingPassage),
   by_filter: z.array(FilterVerdictEntry),
   relaxed: z.array(z.string()).optional(),
+  /** The entity's own domain, when a page named it (its identity for `exclude.runs`); absent when unknown. */
+  domain: z.string().optional(),
   status: z.string(),
   round: z.number().int().min(1),
 });

@@ -14,6 +14,7 @@ import type { RunSession } from '../run/session.js';
 export async function driveRun(session: RunSession): Promise<void> {
   const { run, state, research } = session;
   await session.enter(WHERE_PLANNING);
+  state.useRequest({ exclude: run.exclude, expected: run.expected });
   const plan = await research.plan({ query: run.query, now: run.createdAt, sites: run.sites });
   state.setPlan(plan);
   await session.recordSpend();
@@ -67,8 +68,9 @@ export async function driveRun(session: RunSession): Promise<void> {
     });
     await session.recordSpend();
     const candidates: Candidate[] = extracted.flat().map((c) => ({ ...c, round }));
-    const fresh = state.pool.add(candidates);
-    fresh.push(...(await followLeads(session, round, fresh)));
+    // Excluded entities leave here, before any lead is opened or filter verifies them.
+    const fresh = state.admit(state.pool.add(candidates));
+    fresh.push(...state.admit(await followLeads(session, round, fresh)));
 
     state.clearUnclear();
     await runFunnel(session, round, fresh);
@@ -78,7 +80,7 @@ export async function driveRun(session: RunSession): Promise<void> {
     const unclear = state.unclearKeys();
     const byLead = await followUnclearLeads(session, round, unclear);
     const byDomain = await followDomains(session, round, unclear.filter((k) => !byLead.includes(k)));
-    const settled = [...new Set([...byLead, ...byDomain])];
+    const settled = state.admit([...new Set([...byLead, ...byDomain])]);
     if (settled.length > 0) await runFunnel(session, round, settled);
     const yieldingUrls = state.rowSourcesOf(round);
     for (const cursor of cursorsAfterRound({ answers, yieldingUrls, seenBefore: state.seenHitUrls, limit: session.tuning.searchLimit })) {

@@ -28,10 +28,12 @@ export async function runFunnel(session: RunSession, round: number, freshKeys: r
     const firstPass = await verifyAll(session, { ...batch, relaxed: false }, original, survivors);
     const passed: { key: string; byFilter: FilterVerdictEntry[] }[] = [];
     let dropped: { s: (typeof survivors)[number] }[] = [];
+    const unclearHere = new Set<string>();
     survivors.forEach((s, i) => {
       const v = firstPass[i]!;
       if (v.pass) passed.push({ key: s.key, byFilter: [...s.byFilter, verdictEntry(current, v, false)] });
       else dropped.push({ s });
+      if (!v.pass && v.outcome === 'unclear') unclearHere.add(s.key);
       // Its pages neither show nor rule it out: its own site may (see drive-run's followLeads).
       if (!v.pass && v.outcome === 'unclear') state.markUnclear(s.key);
     });
@@ -56,9 +58,19 @@ export async function runFunnel(session: RunSession, round: number, freshKeys: r
     // Keep the input order so rows appear in the order candidates were found.
     const order = new Map(survivors.map((s, i) => [s.key, i] as const));
     passed.sort((a, b) => order.get(a.key)! - order.get(b.key)!);
+    // Why each dropped one was dropped (for `expected`), and this filter's counts over the run.
+    const passedKeys = new Set(passed.map((p) => p.key));
+    survivors.forEach((s, i) => {
+      if (passedKeys.has(s.key)) return;
+      const v = firstPass[i]!;
+      state.recordDrop(s.key, { filter: { index: current.index, title: current.title }, rationale: v.rationale, passages: v.passages.map((p) => ({ text: p.text, url: p.url })) });
+    });
+    const runCounts = state.countFunnel(position, {
+      in: survivors.length, passed: passed.length, unclear: [...unclearHere].filter((k) => !passedKeys.has(k)).length,
+    });
     await session.emit({
       type: 'funnel_filter_done', round, index: current.index, title: current.title,
-      passed: passed.length, dropped: survivors.length - passed.length,
+      passed: passed.length, dropped: survivors.length - passed.length, run_counts: runCounts,
     });
     await session.recordSpend();
     survivors = passed;

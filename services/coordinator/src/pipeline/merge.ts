@@ -73,4 +73,9 @@ export class CandidatePool {
   get size(): number {
     return this.byCanonical.size;
   }
+
+  /** Every entity so far, by canonical key, in first-seen order. */
+  entries(): IterableIterator<[string, Candidate]> {
+    return this.byCanonical.entries();
+  }
 }

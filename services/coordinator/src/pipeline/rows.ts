@@ -37,6 +37,8 @@ export function buildRow(candidate: Candidate, byFilter: readonly FilterVerdictE
     round,
   };
   if (relaxed.length > 0) row.relaxed = relaxed;
+  // The entity's own domain is its identity for a later run's `exclude.runs`.
+  if (candidate.domain) row.domain = candidate.domain.toLowerCase();
   return row;
 }
 

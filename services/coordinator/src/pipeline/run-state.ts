@@ -1,4 +1,8 @@
-import { formatWhere, WHERE_QUEUED, type FetchedPage, type FilterDescriptor, type FilterVerdictEntry, type FunnelFilter, type ResearchPlan, type ResultRow } from '@leadfinder/wire';
+import {
+  entityIdentity, exclusionIndex, formatWhere, WHERE_QUEUED, type Candidate, type ExpectedMiss, type FetchedPage, type FilterDescriptor,
+  type FilterVerdictEntry, type FunnelFilter, type IdentityIndex, type ResearchPlan, type ResultRow, type RunExclusions,
+} from '@leadfinder/wire';
+import { expectedReport, type FilterDrop } from './expected.js';
 import { CandidatePool } from './merge.js';
 import { shouldRelax, type FilterTally } from './relax.js';
 import { buildRow, truncateRows } from './rows.js';
@@ -34,6 +38,15 @@ export class RunState {
   private readonly unclear = new Set<string>();
   /** Candidates whose own domain was already searched for their page. */
   private readonly domainSearched = new Set<string>();
+  /** The request's exclusions (null without `exclude`) and the candidates they dropped. */
+  private exclusions: IdentityIndex | null = null;
+  private readonly excludedKeys = new Set<string>();
+  /** The request's `expected` entries (null without them). */
+  private expected: readonly string[] | null = null;
+  /** Per candidate, the filter that dropped it and that verdict (the first drop). */
+  private readonly drops = new Map<string, FilterDrop>();
+  /** Per filter position, its counts over the run (funnel_filter_done's run_counts). */
+  private funnelCounts: { in: number; passed: number; dropped: number; unclear: number }[] = [];
 
   constructor(readonly target: number, where: string = formatWhere(WHERE_QUEUED)) {
     this.currentWhere = where;
@@ -57,6 +70,57 @@ export class RunState {
     this.filters = plan.filters.map((f) => ({ ...f }));
     this.originalFilters = plan.filters.map((f) => ({ ...f }));
     this.tallies = plan.filters.map(() => ({ input: 0, passed: 0 }));
+    this.funnelCounts = plan.filters.map(() => ({ in: 0, passed: 0, dropped: 0, unclear: 0 }));
+  }
+
+  /** What the request asked beyond the search itself: entities to leave out, entities it expects. */
+  useRequest(request: { exclude?: RunExclusions | undefined; expected?: readonly string[] | undefined }): void {
+    this.exclusions = request.exclude ? exclusionIndex(request.exclude) : null;
+    this.expected = request.expected ? [...request.expected] : null;
+  }
+  /**
+   * The keys of `keys` whose candidates no exclusion names, in order; the others are counted as excluded
+   * and never reach the funnel (nothing is spent verifying them).
+   */
+  admit(keys: readonly string[]): string[] {
+    const index = this.exclusions;
+    if (!index) return [...keys];
+    return keys.filter((key) => {
+      if (this.excludedKeys.has(key)) return false;
+      const c = this.pool.get(key);
+      if (!c || index.match(identityOf(c)) === undefined) return true;
+      this.excludedKeys.add(key);
+      return false;
+    });
+  }
+  /** Records why the funnel dropped a candidate (the first filter that did). */
+  recordDrop(key: string, drop: FilterDrop): void {
+    if (!this.drops.has(key)) this.drops.set(key, drop);
+  }
+  /** Adds one funnel pass of the filter at `position`; returns its counts over the run so far. */
+  countFunnel(position: number, pass: { in: number; passed: number; unclear: number }): { in: number; passed: number; dropped: number; unclear: number } {
+    const c = this.funnelCounts[position]!;
+    c.in += pass.in;
+    c.passed += pass.passed;
+    c.dropped += pass.in - pass.passed;
+    c.unclear += pass.unclear;
+    return { ...c };
+  }
+  /** The `final` fields the request's `exclude` and `expected` ask for (none without them). */
+  finalReport(): { excluded?: number; expected_found?: string[]; expected_missed?: ExpectedMiss[] } {
+    const out: { excluded?: number; expected_found?: string[]; expected_missed?: ExpectedMiss[] } = {};
+    if (this.exclusions) out.excluded = this.excludedKeys.size;
+    if (this.expected) {
+      const rows = this.rows();
+      Object.assign(out, expectedReport({
+        expected: this.expected,
+        rows,
+        candidates: [...this.pool.entries()],
+        excluded: this.excludedKeys,
+        drops: this.drops,
+      }));
+    }
+    return out;
   }
 
   /** Number of filters in the funnel. */
@@ -200,7 +264,16 @@ export class RunState {
     return Math.min(this.passed.length, this.target);
   }
 
+  /** Candidates the exclusions dropped so far. */
+  get excludedCount(): number {
+    return this.excludedKeys.size;
+  }
+
   descriptors(): FilterDescriptor[] {
     return this.filters.map((f) => ({ index: f.index, title: f.title, criterion: f.criterion }));
   }
+}
+
+function identityOf(c: Candidate) {
+  return entityIdentity({ name: c.name, entityType: c.entityType, domain: c.domain, urls: c.sourceUrls });
 }

@@ -1,4 +1,4 @@
-import { microsToUsdNumber, TAIL_STAGES, type FilterDescriptor, type ResultRow, type RunEventBody, type TerminalStatus } from '@leadfinder/wire';
+import { microsToUsdNumber, TAIL_STAGES, type FilterDescriptor, type FinalEvent, type ResultRow, type RunEventBody, type TerminalStatus } from '@leadfinder/wire';
 import type { UsageTotals } from './pricing.js';
 
 /** How a driven run ended (lease loss and shutdown write nothing, so they are not outcomes). */
@@ -18,6 +18,8 @@ export interface TailInput {
   where: string;
   chargeMicrousd: number;
   usage: UsageTotals;
+  /** `final`'s additive fields for the request's `exclude` and `expected` (RunState.finalReport). */
+  report?: Partial<Pick<FinalEvent, 'excluded' | 'expected_found' | 'expected_missed'>>;
 }
 
 export interface TerminalDecision {
@@ -64,6 +66,7 @@ export function terminalDecision(input: TailInput): TerminalDecision {
     filters: input.filters.map((f) => ({ index: f.index, title: f.title, criterion: f.criterion })),
     stopped,
     stopped_at: stopped ? input.where : null,
+    ...input.report,
   };
   const status: TerminalStatus =
     outcome.kind === 'deadline' ? 'interrupted' : outcome.kind === 'done' ? 'done' : outcome.kind;

@@ -306,6 +306,7 @@ export class RunSession {
       where: state.where,
       chargeMicrousd: charge,
       usage: meter.usage,
+      report: state.finalReport(),
     });
     let result = null;
     for (const body of decision.events) {

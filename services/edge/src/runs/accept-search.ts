@@ -4,6 +4,7 @@ import { RESERVATION_MICROUSD, microsToUsdDisplay, microsToUsdString } from '@le
 import type { CreateSearchRequest, InsufficientBalanceDetail } from '@leadfinder/wire';
 import type { EdgeDeps } from '../deps.js';
 import { InsufficientBalanceError, badRequest, forbidden, internal, unauthenticated } from '../http/errors.js';
+import { resolveExclusions } from './exclusions.js';
 
 type AcceptDeps = Pick<EdgeDeps, 'config' | 'logger' | 'clock' | 'ids' | 'store' | 'work' | 'billing' | 'webhooks'>;
 
@@ -20,9 +21,11 @@ export async function acceptSearch(
   if (body.q.trim() === '') throw badRequest('Empty query');
 
   // `runId` is given when an Idempotency-Key named the run before it was started (runs/idempotency.ts).
+  // Before anything is held: an unknown run in exclude.runs, or too many entries, is a 400.
+  const extras = await resolveExclusions(deps.store.runs, account.id, body);
   const id = runId ?? deps.ids.runId();
   const now = deps.clock.now();
-  const base = baseDoc(deps, account, id, body, now);
+  const base = { ...baseDoc(deps, account, id, body, now), ...extras };
 
   let reserved;
   try {

@@ -1,4 +1,4 @@
-import type { FinalEvent, RunStatus, Speed, TerminalStatus } from '@leadfinder/wire';
+import type { FinalEvent, RunExclusions, RunStatus, Speed, TerminalStatus } from '@leadfinder/wire';
 
 /**
  * Storage port for runs, accounts, keys and the billing ledger. Two adapters: an embedded file in the
@@ -50,6 +50,10 @@ export interface RunDoc {
   started: boolean;
   /** W3C trace context carrier of the request that created it. */
   trace: Record<string, string>;
+  /** The request's `exclude`, resolved at acceptance (runs → their rows' identities); absent without one. */
+  exclude?: RunExclusions;
+  /** The request's `expected` entries; absent without them. */
+  expected?: string[];
 }
 
 export interface TerminalPatch {
