@@ -8,8 +8,8 @@ import { matchesGroup, stems } from '../../domain/text.js';
 const FORM_WORDS: Record<string, string[]> = {
   nonprofit: ['nonprofit', 'non-profit', 'not-for-profit', 'charity', 'charitable'],
   public: ['publicly traded', 'public company', 'public', 'IPO', 'listed'],
-  acquired: ['acquired', 'acquisition'],
-  inactive: ['shut down', 'inactive', 'defunct', 'closed'],
+  acquired: ['acquired', 'acquisition', 'subsidiary'],
+  inactive: ['shut down', 'inactive', 'defunct', 'closed', 'dissolved'],
   active: [],
 };
 
