@@ -73,16 +73,23 @@ describe('exclusions across runs, funnel counts and expected, on embedded', () =
     }
   }, 200_000);
 
-  it('another account\'s run id reads as unknown (400, nothing started); too many entries is a 400 that says so', async () => {
+  it('another account\'s run id is treated as unknown (accepted, excludes nothing); too many entries is a 400 that says so', async () => {
     const api = searchApi(server.url, apiKey);
     const mine = await api.waitTerminal(await api.start({ q: Q, target: 1 }), 90_000);
-    const foreign = await post(server.url, otherKey, { q: Q, exclude: { runs: [mine.id] } });
-    expect(foreign.status).toBe(400);
-    expect(foreign.body.detail).toBe(`Unknown run in exclude.runs: ${mine.id}`);
-    const missing = await post(server.url, apiKey, { q: Q, exclude: { runs: ['0'.repeat(32)] } });
-    expect(missing).toEqual({ status: 400, body: { detail: `Unknown run in exclude.runs: ${'0'.repeat(32)}` } });
-    const others = (await (await fetch(`${server.url}/v1/searches`, { headers: { authorization: `Bearer ${otherKey}` } })).json()) as { runs: unknown[] };
-    expect(others.runs).toEqual([]);
+    // Another account naming my run is answered exactly like naming a run that does not exist: accepted,
+    // and it excludes nothing (so the answer never tells whether my run exists).
+    const other = searchApi(server.url, otherKey);
+    const mineRows = mine.result!.table;
+    expect(mineRows.length).toBe(1);
+    const [foreign, missing] = await Promise.all([
+      post(server.url, otherKey, { q: Q, target: 1, exclude: { runs: [mine.id] } }),
+      post(server.url, otherKey, { q: Q, target: 1, exclude: { runs: ['0'.repeat(32)] } }),
+    ]);
+    expect([foreign.status, missing.status]).toEqual([202, 202]);
+    const [foreignRun, missingRun] = await Promise.all([other.waitTerminal(foreign.body.id as string, 90_000), other.waitTerminal(missing.body.id as string, 90_000)]);
+    expect(foreignRun.result!.excluded).toBe(0);
+    expect(missingRun.result!.excluded).toBe(0);
+    expect(foreignRun.result!.table.map((r) => r.name)).toEqual(mineRows.map((r) => r.name));
 
     // Short entries, so the count (not the 64 KiB body limit) is what refuses it.
     const tooMany = await post(server.url, apiKey, { q: Q, exclude: { names: Array.from({ length: 9_000 }, () => 'x'), runs: Array.from({ length: 1_001 }, () => 'r') } });

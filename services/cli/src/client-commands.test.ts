@@ -154,6 +154,24 @@ describe('leadfinder search', () => {
     expect(lines.map((l) => ResultRow.parse(JSON.parse(l)))).toEqual(run.result!.table);
   });
 
+  it('with --exclude-run and --expected, a second search leaves out the first one\'s rows and says why each expected one is missing', async () => {
+    const first = fakeIo(corpusEnv());
+    expect(await runClientCommand(['search', QUERY, '--target', '2', '--format', 'json'], first.io), first.err()).toBe(0);
+    const firstRows = JSON.parse(first.out()) as { name: string }[];
+    expect(firstRows.length).toBeGreaterThan(0);
+    const second = fakeIo(corpusEnv());
+    const args = ['search', QUERY, '--target', '2', '--format', 'json', '--exclude-run', runIdIn(first.err()), '--exclude-domain', 'example.org', '--expected', firstRows[0]!.name, '--expected', 'Nowhere Labs'];
+    expect(await runClientCommand(args, second.io), second.err()).toBe(0);
+    const names = (JSON.parse(second.out()) as { name: string }[]).map((r) => r.name);
+    for (const row of firstRows) expect(names).not.toContain(row.name);
+    expect(second.err()).toMatch(/excluded [1-9]\d* candidates? before the funnel/);
+    expect(second.err()).toContain('expected: 0 of 2 found');
+    expect(second.err()).toContain(`missed ${firstRows[0]!.name}: excluded`);
+    expect(second.err()).toContain('missed Nowhere Labs: never found');
+    const run = await sdk.getSearch(runIdIn(second.err()));
+    expect(run.result?.expected_missed?.map((m) => m.reason)).toEqual(['excluded', 'never_found']);
+  });
+
   it('with --idempotency-key, a second search with the same key and query follows the same run', async () => {
     const key = `cli-${Date.now().toString(36)}`;
     const first = fakeIo(corpusEnv());

@@ -28,7 +28,7 @@ export interface ClientIo {
 }
 
 const SEARCH_USAGE =
-  'usage: leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--idempotency-key KEY] [--webhook URL [--webhook-events LIST]] [--format table|csv|json|jsonl] [--out FILE] [--quiet]';
+  'usage: leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--idempotency-key KEY] [--webhook URL [--webhook-events LIST]] [--exclude-run ID]… [--exclude-domain DOMAIN]… [--exclude-name NAME]… [--expected NAME|DOMAIN]… [--format table|csv|json|jsonl] [--out FILE] [--quiet]';
 
 class UsageError extends Error {}
 
@@ -176,6 +176,8 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
       target: { type: 'string' }, speed: { type: 'string' }, sites: { type: 'string' }, 'no-relax': { type: 'boolean' },
       format: { type: 'string', default: 'table' }, out: { type: 'string' }, quiet: { type: 'boolean' },
       'idempotency-key': { type: 'string' }, webhook: { type: 'string' }, 'webhook-events': { type: 'string' },
+      'exclude-run': { type: 'string', multiple: true }, 'exclude-domain': { type: 'string', multiple: true },
+      'exclude-name': { type: 'string', multiple: true }, expected: { type: 'string', multiple: true },
     },
   });
   const q = positionals.join(' ');
@@ -192,8 +194,16 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
   const webhookEvents = parseWebhookEvents(values['webhook-events']);
   if (webhookEvents && !values.webhook) throw new UsageError('--webhook-events needs --webhook URL');
   const webhook = values.webhook ? { url: values.webhook, ...(webhookEvents ? { events: webhookEvents } : {}) } : undefined;
+  const exclude = {
+    ...(values['exclude-name'] ? { names: values['exclude-name'] } : {}),
+    ...(values['exclude-domain'] ? { domains: values['exclude-domain'] } : {}),
+    ...(values['exclude-run'] ? { runs: values['exclude-run'] } : {}),
+  };
   const { id } = await client.createSearch(
-    { q, target, speed: values.speed, sites: values.sites, relax: values['no-relax'] ? false : undefined, ...(webhook ? { webhook } : {}) },
+    {
+      q, target, speed: values.speed, sites: values.sites, relax: values['no-relax'] ? false : undefined, ...(webhook ? { webhook } : {}),
+      ...(Object.keys(exclude).length > 0 ? { exclude } : {}), ...(values.expected ? { expected: values.expected } : {}),
+    },
     key === undefined ? {} : { idempotencyKey: key },
   );
   io.stderr.write(`search ${id} started (5.00 USD reserved; charged for what it spends)\n`);
@@ -288,12 +298,33 @@ async function render(follower: EventFollower, progress: Progress): Promise<Fina
 async function emit(run: RunRecord, final: FinalEvent | null, format: OutputFormat, outFile: string | undefined, io: ClientIo): Promise<number> {
   const rows = run.result?.table ?? final?.table ?? [];
   io.stderr.write(describeRun(run) + '\n');
+  const report = describeRequestReport(run.result ?? final);
+  if (report) io.stderr.write(report + '\n');
   const text = formatRows(rows, format, (io.stdout as NodeJS.WriteStream).columns || 120);
   if (outFile) {
     await writeFile(outFile, text);
     io.stderr.write(`wrote ${rows.length} rows to ${outFile}\n`);
   } else io.stdout.write(text);
   return run.status === 'error' || run.status === 'interrupted' ? 1 : 0;
+}
+
+/** What `--exclude-…` and `--expected` asked for, as `final` answered it (nothing without them). */
+export function describeRequestReport(final: FinalEvent | null): string {
+  if (!final) return '';
+  const lines: string[] = [];
+  if (final.excluded !== undefined) lines.push(`excluded ${final.excluded} candidate${final.excluded === 1 ? '' : 's'} before the funnel`);
+  if (final.expected_found || final.expected_missed) {
+    const found = final.expected_found ?? [];
+    const missed = final.expected_missed ?? [];
+    lines.push(`expected: ${found.length} of ${found.length + missed.length} found${found.length ? ` (${found.join(', ')})` : ''}`);
+    for (const m of missed) {
+      const why = m.reason === 'dropped'
+        ? `dropped by filter ${m.filter?.index} "${m.filter?.title}": ${m.rationale ?? ''}${m.passages?.[0] ? ` («${m.passages[0].text.slice(0, 160)}» ${m.passages[0].url})` : ''}`
+        : m.reason === 'excluded' ? 'excluded' : m.reason === 'not_judged' ? 'found, not judged before the run ended' : 'never found';
+      lines.push(`  missed ${m.expected}${m.name && m.name !== m.expected ? ` (as ${m.name})` : ''}: ${why}`);
+    }
+  }
+  return lines.join('\n');
 }
 
 /** How long `show` listens to a running run's stream once it has gone quiet: its past arrives in one burst. */

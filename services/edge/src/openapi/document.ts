@@ -4,7 +4,9 @@ import {
   CreateSearchAccepted, CreateSearchRequest, CreatedKey, ErrorBody, InsufficientBalanceBody, KeyList, RunEvent, RunList,
   RunRecord, StopAccepted, ValidationErrorBody,
   CreateWebhookEndpointRequest, CreatedWebhookEndpoint, WebhookDeliveryList, WebhookEndpointList, WebhookSecret,
+  MAX_EXCLUDE_ENTRIES, MAX_EXPECTED_ENTRIES,
 } from '@leadfinder/wire';
+import { MAX_EXCLUDED_ROWS } from '../runs/exclusions.js';
 import { UNKNOWN_ENDPOINT } from '../routes/webhooks.js';
 import { KEY_INVALID, KEY_IN_FLIGHT, KEY_REUSED } from '../runs/idempotency.js';
 
@@ -208,7 +210,7 @@ function buildFullDocument(): Json {
               headers: { 'Idempotent-Replayed': REPLAYED_HEADER_DOC },
               links: runLinks,
             },
-            400: err(`\`Empty query\`, or \`${KEY_INVALID}\``),
+            400: err(`\`Empty query\`, \`${KEY_INVALID}\`, \`exclude has N entries …; at most ${MAX_EXCLUDE_ENTRIES} are allowed.\`, \`expected has N entries; at most ${MAX_EXPECTED_ENTRIES} are allowed.\` or \`exclude.runs returned more than ${MAX_EXCLUDED_ROWS} rows together; name fewer runs.\``),
             ...common,
             402: json('InsufficientBalanceBody', 'The balance cannot cover the reservation; nothing started (the Idempotency-Key stays free).'),
             409: err(`\`${KEY_IN_FLIGHT}\` The first request with this key took over 30 s to start its run.`),

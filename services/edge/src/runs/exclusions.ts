@@ -11,8 +11,10 @@ export const MAX_EXCLUDED_ROWS = 50_000;
 /**
  * The request's `exclude` and `expected`, checked and resolved before anything is held: the entry caps
  * (400), and each run of `exclude.runs` read back as the identities of the rows it returned. A run id the
- * account does not own reads exactly like one that does not exist (400, "Unknown run"), so nothing about
- * other accounts' runs leaks. A run still going contributes the rows of its `final` only, so none yet.
+ * account does not own is treated exactly like one that does not exist: it excludes nothing, and the
+ * request is accepted either way, so an answer never tells whether another account's run exists (and a
+ * schema-valid body is never refused for naming a run). `final.excluded` shows what was excluded. A run
+ * still going contributes the rows of its `final` only, so none yet.
  */
 export async function resolveExclusions(
   runs: { get(id: string): Promise<RunDoc | null> },
@@ -38,7 +40,7 @@ export async function resolveExclusions(
   const entities: EntityIdentity[] = [];
   for (const id of runIds) {
     const run = await findOwnRun(runs, accountId, id);
-    if (!run) throw badRequest(`Unknown run in exclude.runs: ${id.slice(0, 64)}`);
+    if (!run) continue;
     for (const row of run.result?.table ?? []) {
       entities.push(entityIdentity({ name: row.name, entityType: row.entity_type, domain: row.domain ?? null, urls: row.source_urls }));
     }
