@@ -56,7 +56,16 @@ async function fundedAccount(store: Store, id: string, usd: number): Promise<voi
   await billing.topup(id, usd * USD, `initial-${id}`);
 }
 
-export function describeStoreContract(name: string, makeStore: () => Promise<MeteredStore>): void {
+/**
+ * `busyHolds`: open holds on the busy account of the O(1) test. The adapters' request counts do not
+ * depend on it; FerretDB answers every point read with a table scan, so filling 5,000 there costs a
+ * minute of its CPU and proves nothing more than 1,000 does.
+ */
+export function describeStoreContract(
+  name: string,
+  makeStore: () => Promise<MeteredStore>,
+  { busyHolds = 5000 }: { busyHolds?: number } = {},
+): void {
   describe(`${name} store contract`, () => {
     const store = useStore(makeStore);
 
@@ -205,16 +214,16 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Met
         expect(await store().accounts.listHolds('acc_none')).toEqual({});
       });
 
-      it('reserves, spends and settles at the same cost with 0 or 5,000 open holds on the account', async () => {
+      it(`reserves, spends and settles at the same cost with 0 or ${busyHolds.toLocaleString('en')} open holds on the account`, async () => {
         const s = store();
         await fundedAccount(s, 'acc_idle', 100);
         await fundedAccount(s, 'acc_busy', 100_000);
-        const busyRuns = Array.from({ length: 5000 }, (_, i) => `busy${String(i).padStart(5, '0')}`);
+        const busyRuns = Array.from({ length: busyHolds }, (_, i) => `busy${String(i).padStart(5, '0')}`);
         for (let i = 0; i < busyRuns.length; i += 500) {
           const results = await Promise.all(busyRuns.slice(i, i + 500).map((r) => s.accounts.reserve('acc_busy', r, 5 * USD)));
           expect(results.every((r) => r.ok)).toBe(true);
         }
-        expect(Object.keys(await s.accounts.listHolds('acc_busy'))).toHaveLength(5000);
+        expect(Object.keys(await s.accounts.listHolds('acc_busy'))).toHaveLength(busyHolds);
 
         /** Traffic of one reserve, one spend (progress) and one settle of a fresh run on the account. */
         async function costs(accountId: string): Promise<Traffic[]> {

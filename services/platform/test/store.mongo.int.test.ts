@@ -39,7 +39,7 @@ async function makeStore(): Promise<MeteredStore> {
 }
 
 describe.skipIf(!url)('MongoDB-wire server', () => {
-  describeStoreContract('mongo', makeStore);
+  describeStoreContract('mongo', makeStore, { busyHolds: 1000 });
   describeBillingContract('mongo', makeStore);
 });
 
