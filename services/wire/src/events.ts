@@ -69,7 +69,7 @@ export const FunnelFilterDoneEvent = z.object({
     passed: z.number().int(),
     dropped: z.number().int(),
     unclear: z.number().int(),
-  }).optional(),
+  }).optional().describe("This filter's totals over the run so far (every round): in, passed, dropped, and the dropped ones left unclear."),
 });
 export const FilterRelaxedEvent = z.object({
   ...base,

@@ -24,9 +24,11 @@ export const CreateSearchRequest = z.object({
       domains: z.array(z.string().min(1).max(253)).optional(),
       runs: z.array(z.string().min(1).max(64)).optional(),
     })
-    .optional(),
+    .optional()
+    .describe('Entities not to return, matched by canonical identity (own domain, then normalised name, plus LinkedIn, ORCID or DOI): up to 10,000 entries together (more is 400). `runs` excludes every row those runs of your account returned; a run id you do not own excludes nothing. `final.excluded` counts the candidates dropped.'),
   /** Names or domains the caller knows should match: `final` reports which were found and why not. */
-  expected: z.array(z.string().min(1).max(300)).optional(),
+  expected: z.array(z.string().min(1).max(300)).optional()
+    .describe('Names or domains you know should match (up to 1,000): `final` reports `expected_found` and `expected_missed` with the reason of each miss.'),
 });
 /** At most this many `exclude` entries (names, domains and runs together); more is a 400. */
 export const MAX_EXCLUDE_ENTRIES = 10_000;
