@@ -3,7 +3,7 @@ import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { LeadfinderError, messagingAttributes, tracer, withExtractedContext } from '@leadfinder/platform';
 import type { Clock, LeadfinderMetrics, WorkItem } from '@leadfinder/platform';
 import { formatWhere, type FetchOutcome, type RoundStep, type Where } from '@leadfinder/wire';
-import type { ResearchCallName, ResearchInterceptor } from './research-port.js';
+import type { ResearchCall, ResearchCallName, ResearchInterceptor, ResearchMethods } from './research-port.js';
 
 /**
  * The coordinator's share of the run's one trace (design "Observability"): a messaging `process` span
@@ -16,11 +16,15 @@ import type { ResearchCallName, ResearchInterceptor } from './research-port.js';
  * (nothing written). The run's own store writes and event appends run inside whichever of these is
  * current, so the port spans below them say what the time went on.
  *
- * Volume: spans grow with rounds and filters, not candidates. Verification is one call per candidate
- * and filter, so each filter's batch is one `funnel.verify` span (the filter, k of m; the candidates;
- * passed, dropped, unclear) and the calls under it are made unsampled: their spans (the gRPC client
- * and server pair, an LLM call) are not recorded, while their trace id still reaches the filter role's
- * log lines.
+ * Volume: spans grow with rounds and filters, not pages or candidates. Verification is one call per
+ * candidate and filter, so each filter's batch is one `funnel.verify` span (the filter, k of m; the
+ * candidates; passed, dropped, unclear) and the calls under it are made unsampled: their spans (the gRPC
+ * client and server pair, an LLM call) are not recorded, while their trace id still reaches the filter
+ * role's log lines. Opening pages and extracting from them are one call per page, made only in their own
+ * stage, so that stage's span is their batch: the calls run unsampled under it (no `fetch.page`, no
+ * gRPC `Fetch`/`Extract` pairs) and the span carries what they did (`leadfinder.open.*`: pages, hosts,
+ * ok and failed by kind, a `page.failed` event per failure up to a cap; `leadfinder.extract.*`: pages,
+ * failed, empty, candidates).
  */
 
 const TRACER = 'leadfinder.coordinator';
@@ -100,8 +104,90 @@ function unsampled(ctx: Context): Context {
   return spanContext ? trace.setSpanContext(ctx, { ...spanContext, traceFlags: TraceFlags.NONE }) : ctx;
 }
 
-/** Research calls made once per candidate: traced by the batch span around them, not one by one. */
-const PER_CANDIDATE: ReadonlySet<ResearchCallName> = new Set<ResearchCallName>(['filter.verify']);
+/**
+ * Research calls made once per candidate or per page: traced by the batch span around them (a verify
+ * batch, the opening or extracting stage), not one by one.
+ */
+const BATCHED: ReadonlySet<ResearchCallName> = new Set<ResearchCallName>(['filter.verify', 'fetcher.fetch', 'filter.extract']);
+
+/** `page.failed` events one opening stage records at most; the counts cover the rest. */
+export const MAX_PAGE_FAILURE_EVENTS = 20;
+
+/** How a page fetch ended: `ok`, a fetch failure code, or (it threw) `timeout`, `network` or `cancelled`. */
+type PageOutcome = string;
+
+/**
+ * What the per-page calls of one stage did, by page (the last attempt of a retried call decides), put on
+ * the stage span when it ends.
+ */
+class PageTally {
+  private readonly opened = new Map<string, PageOutcome>();
+  private openAttempts = 0;
+  private readonly extracted = new Map<string, number | 'failed'>();
+  private extractAttempts = 0;
+
+  fetched(url: string, outcome: PageOutcome): void {
+    this.openAttempts += 1;
+    this.opened.set(url, outcome);
+  }
+
+  extractedFrom(url: string, candidates: number | 'failed'): void {
+    this.extractAttempts += 1;
+    this.extracted.set(url, candidates);
+  }
+
+  /** Counts on `span`, and one `page.failed` event (host, outcome) per page that could not be opened. */
+  writeTo(span: Span): void {
+    if (this.openAttempts > 0) {
+      const byOutcome = new Map<PageOutcome, number>();
+      for (const outcome of this.opened.values()) byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
+      const hosts = new Set([...this.opened.keys()].map(hostOf));
+      const ok = byOutcome.get('ok') ?? 0;
+      span.setAttributes({
+        'leadfinder.open.pages': this.opened.size,
+        'leadfinder.open.attempts': this.openAttempts,
+        'leadfinder.open.hosts': hosts.size,
+        'leadfinder.open.ok': ok,
+        'leadfinder.open.failed': this.opened.size - ok,
+      });
+      for (const [outcome, n] of byOutcome) if (outcome !== 'ok') span.setAttribute(`leadfinder.open.failed.${outcome}`, n);
+      let events = 0;
+      for (const [url, outcome] of this.opened) {
+        if (outcome === 'ok') continue;
+        if (events++ >= MAX_PAGE_FAILURE_EVENTS) break;
+        span.addEvent('page.failed', { 'server.address': hostOf(url), 'leadfinder.fetch.outcome': outcome });
+      }
+    }
+    if (this.extractAttempts > 0) {
+      const results = [...this.extracted.values()];
+      const counts = results.filter((r): r is number => r !== 'failed');
+      span.setAttributes({
+        'leadfinder.extract.pages': this.extracted.size,
+        'leadfinder.extract.attempts': this.extractAttempts,
+        'leadfinder.extract.failed': results.length - counts.length,
+        'leadfinder.extract.empty': counts.filter((n) => n === 0).length,
+        'leadfinder.extract.candidates': counts.reduce((a, b) => a + b, 0),
+      });
+    }
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return '(invalid)';
+  }
+}
+
+/**
+ * How a fetch attempt that threw ended: its own timeout or a deadline error is `timeout`, the run's
+ * signal (stop, deadline, lease loss) is `cancelled`, anything else `network`.
+ */
+function thrownFetchOutcome(error: unknown, signal: AbortSignal): PageOutcome {
+  if (signal.aborted) return signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError' ? 'timeout' : 'cancelled';
+  return LeadfinderError.is(error) && error.code === 'LF_ERR_DEADLINE_EXCEEDED' ? 'timeout' : 'network';
+}
 
 /** One filter's verification of a batch of candidates (`funnel.verify`). */
 export interface VerifyBatch {
@@ -195,7 +281,7 @@ const ROUND_STEP_STAGE: Record<RoundStep, string> = {
  */
 export class StageTrace {
   private readonly parent = context.active();
-  private current: { span: Span; stage: string; startedAt: number } | null = null;
+  private current: { span: Span; stage: string; startedAt: number; pages: PageTally } | null = null;
   private batch: Span | null = null;
 
   constructor(private readonly metrics: LeadfinderMetrics, private readonly clock: Clock) {}
@@ -212,7 +298,7 @@ export class StageTrace {
       startTime: at,
       attributes: { 'leadfinder.stage': stage, ...(round === null ? {} : { 'leadfinder.round': round }) },
     }, this.parent);
-    this.current = { span, stage, startedAt: this.clock.now() };
+    this.current = { span, stage, startedAt: this.clock.now(), pages: new PageTally() };
   }
 
   /**
@@ -223,6 +309,7 @@ export class StageTrace {
     const current = this.current;
     if (!current) return;
     this.current = null;
+    current.pages.writeTo(current.span);
     if (ending) markEnding(current.span, ending);
     current.span.end(at);
     this.metrics.stageDuration(current.stage, this.clock.now() - current.startedAt);
@@ -280,12 +367,43 @@ export class StageTrace {
 
   /**
    * Runs each research call inside whichever stage (or verify batch) is current when it is made; a call
-   * made per candidate runs unsampled, its time covered by the batch span.
+   * made per candidate or per page runs unsampled, its time covered by the batch span, and a page's
+   * outcome is tallied on the stage it was made in.
    */
   readonly inStage: ResearchInterceptor = (call, next) => {
     const ctx = this.callContext();
-    return context.with(PER_CANDIDATE.has(call.name) ? unsampled(ctx) : ctx, () => next(call));
+    if (!BATCHED.has(call.name)) return context.with(ctx, () => next(call));
+    const run = () => context.with(unsampled(ctx), () => next(call));
+    const pages = this.current?.pages;
+    if (!pages) return run();
+    if (call.name === 'fetcher.fetch') return tallyFetch(pages, call, run);
+    if (call.name === 'filter.extract') return tallyExtract(pages, call, run);
+    return run();
   };
+}
+
+async function tallyFetch(pages: PageTally, call: ResearchCall, run: () => Promise<unknown>): Promise<unknown> {
+  const { url } = call.request as ResearchMethods['fetcher.fetch']['request'];
+  try {
+    const outcome = (await run()) as FetchOutcome;
+    pages.fetched(url, outcome.ok ? 'ok' : outcome.code);
+    return outcome;
+  } catch (error) {
+    pages.fetched(url, thrownFetchOutcome(error, call.signal));
+    throw error;
+  }
+}
+
+async function tallyExtract(pages: PageTally, call: ResearchCall, run: () => Promise<unknown>): Promise<unknown> {
+  const { page } = call.request as ResearchMethods['filter.extract']['request'];
+  try {
+    const response = (await run()) as ResearchMethods['filter.extract']['response'];
+    pages.extractedFrom(page.url, response.candidates.length);
+    return response;
+  } catch (error) {
+    pages.extractedFrom(page.url, 'failed');
+    throw error;
+  }
 }
 
 /**
