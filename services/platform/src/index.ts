@@ -31,11 +31,11 @@ export type { Billing, BillingOptions, BillingStep, ReserveResult } from './bill
 // Telemetry through the OpenTelemetry API only: spans and metrics are no-ops until the composition root
 // starts the SDK (`@leadfinder/platform/telemetry`).
 export { tracer, meter, injectTraceContext, withExtractedContext } from './telemetry/context.js';
-export { rpcAttributes, messagingAttributes, genAiAttributes } from './telemetry/semconv.js';
+export { rpcAttributes, messagingAttributes } from './telemetry/semconv.js';
 export { createLeadfinderMetrics } from './telemetry/metrics.js';
 export { recordHttpServerRequest, recordRpcServerCall, HTTP_SERVER_DURATION_BUCKETS_S, RPC_SERVER_DURATION_BUCKETS_MS } from './telemetry/server-metrics.js';
 export type { HttpServerRequest, RpcServerCall } from './telemetry/server-metrics.js';
-export type { RpcAttributeInput, MessagingAttributeInput, MessagingOperation, GenAiAttributeInput } from './telemetry/semconv.js';
+export type { RpcAttributeInput, MessagingAttributeInput, MessagingOperation } from './telemetry/semconv.js';
 export type { LeadfinderMetrics, FetchOutcomeLabel } from './telemetry/metrics.js';
 
 // The adapters sit behind subpath exports that only the composition root (services/cli/src/serve/) and

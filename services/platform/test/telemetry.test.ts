@@ -6,7 +6,7 @@ import { trace } from '@opentelemetry/api';
 import { createLogger, silentLogger } from '../src/logger.js';
 import { injectTraceContext, tracer, withExtractedContext } from '../src/telemetry/context.js';
 import { createLeadfinderMetrics } from '../src/telemetry/metrics.js';
-import { genAiAttributes, messagingAttributes, rpcAttributes } from '../src/telemetry/semconv.js';
+import { messagingAttributes, rpcAttributes } from '../src/telemetry/semconv.js';
 import { startTelemetry } from '../src/telemetry/sdk.js';
 import type { TelemetryHandle } from '../src/telemetry/sdk.js';
 import { createInMemoryTelemetry } from '../src/telemetry/testing.js';
@@ -121,15 +121,12 @@ describe('leadfinder metrics', () => {
 });
 
 describe('semantic-convention attributes', () => {
-  test('RPC, messaging and gen_ai attribute sets use the OpenTelemetry keys', () => {
+  test('RPC and messaging attribute sets use the OpenTelemetry keys', () => {
     expect(rpcAttributes({ service: 'leadfinder.filter.v1.FilterService', method: 'Verify', statusCode: 14 })).toEqual({
       'rpc.system': 'grpc', 'rpc.service': 'leadfinder.filter.v1.FilterService', 'rpc.method': 'Verify', 'rpc.grpc.status_code': 14,
     });
     expect(messagingAttributes({ destination: 'runs.abc.events', operation: 'publish' })).toEqual({
       'messaging.system': 'nats', 'messaging.destination.name': 'runs.abc.events', 'messaging.operation': 'publish',
-    });
-    expect(genAiAttributes({ system: 'openai', model: 'gpt-4o-mini', inputTokens: 10, outputTokens: 3 })).toEqual({
-      'gen_ai.system': 'openai', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.input_tokens': 10, 'gen_ai.usage.output_tokens': 3,
     });
   });
 });

@@ -1,8 +1,10 @@
 import type { Attributes } from '@opentelemetry/api';
 
 /**
- * Semantic-convention attribute sets (OpenTelemetry RPC, messaging and gen_ai conventions). Plain string
- * keys rather than the incubating constants of @opentelemetry/semantic-conventions, whose names still move.
+ * Semantic-convention attribute sets (OpenTelemetry RPC and messaging conventions). Plain string keys
+ * rather than the incubating constants of @opentelemetry/semantic-conventions, whose names still move.
+ * The gen_ai set (`gen_ai.provider.name`, `gen_ai.operation.name`, …) is built where the LLM is called,
+ * the filter's OpenAI chat client, which alone knows the response side.
  */
 
 export interface RpcAttributeInput {
@@ -34,20 +36,4 @@ export function messagingAttributes(input: MessagingAttributeInput): Attributes 
     'messaging.destination.name': input.destination,
     'messaging.operation': input.operation,
   };
-}
-
-export interface GenAiAttributeInput {
-  /** Provider family, e.g. `openai`. */
-  system: string;
-  /** Requested model name. */
-  model: string;
-  inputTokens?: number;
-  outputTokens?: number;
-}
-
-export function genAiAttributes(input: GenAiAttributeInput): Attributes {
-  const attrs: Attributes = { 'gen_ai.system': input.system, 'gen_ai.request.model': input.model };
-  if (input.inputTokens !== undefined) attrs['gen_ai.usage.input_tokens'] = input.inputTokens;
-  if (input.outputTokens !== undefined) attrs['gen_ai.usage.output_tokens'] = input.outputTokens;
-  return attrs;
 }
