@@ -2,7 +2,7 @@ import { context, SpanKind, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { silentLogger, type FetcherPort, type FilterPort } from '@leadfinder/platform';
 import { createGrpcFetcherClient, createGrpcFilterClient, startGrpcServer, type GrpcServerHandle } from '@leadfinder/platform/grpc';
-import { createInMemoryTelemetry, type InMemoryTelemetry } from '@leadfinder/platform/telemetry';
+import { createInMemoryTelemetry, traceBilling, traceEventLog, traceStore, type InMemoryTelemetry } from '@leadfinder/platform/telemetry';
 import type { RunEvent } from '@leadfinder/wire';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeResearch, filterOf, planOf, type World } from './fake-research.js';
@@ -16,7 +16,9 @@ import { standardWorld } from './world.js';
  *   at the start and the settlement at the end included);
  * - what each span worked on: the run span's target, rows, spend and charge; one `funnel.verify` span per
  *   filter batch with the filter (k of m), the candidates and the outcome counts, never a span pair per
- *   candidate, so the span count grows with rounds and filters, not candidates.
+ *   candidate; the opening and extracting stages are the batch of their per-page calls (pages, hosts,
+ *   outcomes by kind, candidates), never a span per page; so the span count grows with rounds and
+ *   filters, not pages or candidates.
  */
 
 /** Share of `root`'s time under the union of its descendants' intervals. */
@@ -192,5 +194,109 @@ describe('run trace', () => {
     expect(batches.map((b) => [b['leadfinder.verify.passed'], b['leadfinder.verify.dropped']])).toEqual(dones.map((e) => [e.passed, e.dropped]));
     expect(batches[0]).toMatchObject({ 'leadfinder.round': 1, 'leadfinder.filter.index': 1, 'leadfinder.verify.candidates': 7, 'leadfinder.verify.passed': 6, 'leadfinder.verify.dropped': 1, 'leadfinder.verify.unclear': 1 });
     expect(batches.at(-1)).toMatchObject({ 'leadfinder.round': 2, 'leadfinder.filter.index': 2, 'leadfinder.verify.candidates': 60, 'leadfinder.verify.passed': 60, 'leadfinder.verify.unclear': 0 });
+  });
+
+  /**
+   * Three rounds, two filters, every candidate passing; each round's hits also hold one page that answers
+   * 404. `dense`: each round opens five pages on two hosts that name 6, 20 and 40 companies, so a run for 50
+   * rows ends after round 3 (and a run for 5 after round 1). `sparse`: each round opens one page naming
+   * two companies, so a run for 5 rows also ends after round 3.
+   */
+  function threeRoundWorld(kind: 'dense' | 'sparse'): Pick<World, 'hits' | 'pages' | 'candidates'> {
+    const names = (page: string, n: number) => Array.from({ length: n }, (_, i) => ({ key: `${page}-${i}`, name: `Company ${page} ${i}` }));
+    const perRound = kind === 'dense' ? [[2, 1, 1, 1, 1], [4, 4, 4, 4, 4], [8, 8, 8, 8, 8]] : [[2], [2], [2]];
+    const candidates: World['candidates'] = {};
+    perRound.forEach((pages, r) => pages.forEach((n, p) => {
+      candidates[`http://${p % 2 === 0 ? `r${r + 1}` : `r${r + 1}-news`}.test/${p}`] = names(`${kind}-${r + 1}-${p}`, n);
+    }));
+    const hits = (round: number) => [...Object.keys(candidates).filter((u) => u.startsWith(`http://r${round}`)), `http://r${round}.test/gone`]
+      .map((url) => ({ url, score: 0.9 }));
+    return {
+      hits: { q1: hits(1), q2: hits(2), q3: hits(3) },
+      pages: Object.fromEntries(Object.keys(candidates).map((u) => [u, `companies listed on ${u}`])),
+      candidates,
+    };
+  }
+
+  it('spans grow with rounds, not pages or candidates: a three-round run for 50 rows has no more spans than a three-round run for 5', async () => {
+    h = await createHarness();
+    const world: World = {
+      plan: planOf(['q1'], [filterOf(1, 'Based in Berlin'), filterOf(2, 'Hiring')]),
+      laterQueries: { 2: ['q2'], 3: ['q3'] },
+      ...threeRoundWorld('sparse'),
+      passes: () => true,
+    };
+    const research = createFakeResearch(world);
+    // The fetcher opens each page in a span of its own, as the real one does (`fetch.page`), and sees the
+    // run's trace id (its log lines carry it) whether or not that span is recorded.
+    const fetchTraces = new Set<string>();
+    const fetch = research.fetcher.fetch.bind(research.fetcher);
+    research.fetcher.fetch = (request, options) => {
+      fetchTraces.add(trace.getSpanContext(context.active())?.traceId ?? 'none');
+      return trace.getTracer('fake-fetcher').startActiveSpan('fetch.page', { attributes: { 'server.address': new URL(request.url).hostname } }, async (span) => {
+        try {
+          return await fetch(request, options);
+        } finally {
+          span.end();
+        }
+      });
+    };
+    const remote = await overGrpc(research);
+    // The run's own store writes, event appends and billing calls are spans too, as in `leadfinder serve`.
+    await h.coordinator(remote.fetcher, remote.filter, { store: traceStore(h.store), events: traceEventLog(h.events), billing: traceBilling(h.billing) }).start();
+
+    const runFor = async (target: number) => {
+      const submitted = await h!.submit({ target });
+      const ended = await h!.waitTerminal(submitted.id);
+      expect(ended.status).toBe('done');
+      return { ...(await traceOf(submitted.id)), rows: ended.result?.table.length ?? 0 };
+    };
+    const rounds = (t: { spans: ReadableSpan[] }) => Math.max(0, ...t.spans.map((s) => Number(s.attributes['leadfinder.round'] ?? 0)));
+    const summary = (t: { spans: ReadableSpan[]; rows: number }) => {
+      const counts = new Map<string, number>();
+      for (const s of t.spans) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+      return `${t.rows} rows, ${rounds(t)} rounds, ${t.spans.length} spans (${[...counts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, k]) => `${n}×${k}`).join(', ')})`;
+    };
+
+    const small = await runFor(5);
+    Object.assign(world, threeRoundWorld('dense'));
+    const large = await runFor(50);
+    const oneRound = await runFor(5);
+    const message = `target 5 (sparse pages): ${summary(small)}; target 50: ${summary(large)}; target 5 (dense pages): ${summary(oneRound)}`;
+    console.info(`three-round span counts over gRPC, ${message}`);
+    expect([small.rows, rounds(small)], message).toEqual([5, 3]);
+    expect([large.rows, rounds(large)], message).toEqual([50, 3]);
+    expect(rounds(oneRound), message).toBe(1);
+    // Same rounds and filters, 6 pages and 6 candidates against 18 pages and 66 candidates: the same spans,
+    // give or take the event appends (back-to-back appends share one span, so their grouping varies by a
+    // few with timing); a span per page would add 4 per page over gRPC.
+    const besidesAppends = (t: { spans: ReadableSpan[] }) => t.spans.filter((s) => s.name !== 'event_log.append').length;
+    expect(besidesAppends(large), message).toBe(besidesAppends(small));
+    expect(large.spans.length, message).toBeLessThanOrEqual(small.spans.length + 8);
+    expect(large.spans.length, message).toBeLessThanOrEqual(2 * small.spans.length);
+
+    // No span per page: neither the fetcher's own nor a gRPC pair per Fetch or Extract; the fetcher still
+    // got each page's call in the run's trace.
+    for (const t of [small, large, oneRound]) {
+      expect(t.spans.filter((s) => s.name === 'fetch.page' || s.name.endsWith('/Fetch') || s.name.endsWith('/Extract')).map((s) => s.name)).toEqual([]);
+      expect(t.spans.some((s) => s.name.startsWith('store.'))).toBe(true);
+    }
+    expect([...fetchTraces].sort()).toEqual([small, large, oneRound].map((t) => t.run.spanContext().traceId).sort());
+
+    // Each round's opening and extracting stage says what its pages did.
+    const stage = (name: string) => large.spans.filter((s) => s.attributes['leadfinder.stage'] === name)
+      .sort((a, b) => Number(a.attributes['leadfinder.round']) - Number(b.attributes['leadfinder.round']));
+    const opening = stage('open');
+    expect(opening.map((s) => s.attributes)).toEqual([1, 2, 3].map((round) => expect.objectContaining({
+      'leadfinder.round': round, 'leadfinder.open.pages': 6, 'leadfinder.open.attempts': 6, 'leadfinder.open.hosts': 2,
+      'leadfinder.open.ok': 5, 'leadfinder.open.failed': 1, 'leadfinder.open.failed.http_status': 1,
+    })));
+    expect(opening.map((s) => s.events.map((e) => [e.name, e.attributes]))).toEqual([1, 2, 3].map((round) => [
+      ['page.failed', { 'server.address': `r${round}.test`, 'leadfinder.fetch.outcome': 'http_status' }],
+    ]));
+    expect(stage('extract').map((s) => s.attributes)).toEqual([6, 20, 40].map((candidates, i) => expect.objectContaining({
+      'leadfinder.round': i + 1, 'leadfinder.extract.pages': 5, 'leadfinder.extract.failed': 0, 'leadfinder.extract.empty': 0,
+      'leadfinder.extract.candidates': candidates,
+    })));
   });
 });
