@@ -111,7 +111,7 @@ function unsampled(ctx: Context): Context {
 const BATCHED: ReadonlySet<ResearchCallName> = new Set<ResearchCallName>(['filter.verify', 'fetcher.fetch', 'filter.extract']);
 
 /** `page.failed` events one opening stage records at most; the counts cover the rest. */
-export const MAX_PAGE_FAILURE_EVENTS = 20;
+const MAX_PAGE_FAILURE_EVENTS = 20;
 
 /** How a page fetch ended: `ok`, a fetch failure code, or (it threw) `timeout`, `network` or `cancelled`. */
 type PageOutcome = string;
