@@ -143,7 +143,9 @@ describe.skipIf(!mongoUrl || !natsAvailable)('run trace coverage, distributed (e
     const common = {
       LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: nats.url,
       LEADFINDER_SESSION_SECRET: 'coverage-session-secret-0123456789abcdef', LEADFINDER_ADMIN_TOKEN: ADMIN,
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      // Each process exports on its own timer (5 s by default): a short one lets the trace settle within
+      // the stability window traceOf waits for.
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200',
     };
     const start = async (role: 'edge' | 'coordinator' | 'fetcher' | 'filter', env: Record<string, string> = {}): Promise<RoleProc> => {
       const proc = await startRole(role, role, { ...common, LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, `${role}-`)), ...env });
