@@ -86,6 +86,21 @@ describe('edge request log and run trace header', () => {
     expect(post.span_id).toBe(postSpan.spanContext().spanId);
   });
 
+  it('answers a replayed Idempotency-Key request with the first request\'s run trace, not the retry\'s own', async () => {
+    const { apiKey } = await h.createAccount(25);
+    const post = (trace: string) => app.inject({
+      method: 'POST', url: '/v1/searches', payload: { q: 'AI startups in Berlin', target: 1 },
+      headers: { ...bearer(apiKey), 'idempotency-key': 'trace-replay-1', traceparent: `00-${trace}-00f067aa0ba902b7-01` },
+    });
+    const first = await post('11111111111111111111111111111111');
+    const retry = await post('22222222222222222222222222222222');
+    expect([first.statusCode, retry.statusCode]).toEqual([202, 202]);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json<{ id: string }>().id).toBe(first.json<{ id: string }>().id);
+    expect(String(retry.headers['traceparent']).split('-')[1]).toBe('11111111111111111111111111111111');
+    expect(retry.headers['traceparent']).toBe(first.headers['traceparent']);
+  });
+
   it('sends no traceparent for a run record without one (created before tracing ran)', async () => {
     const { apiKey } = await h.createAccount(25);
     const accepted = await app.inject({ method: 'POST', url: '/v1/searches', payload: { q: 'AI startups in Berlin', target: 1 }, headers: bearer(apiKey) });

@@ -38,8 +38,10 @@ export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
             );
           if (idempotencyKey !== null) void reply.header(REPLAYED_HEADER, String('replayed' in accepted && accepted.replayed));
           span.setAttribute('leadfinder.run_id', accepted.id);
-          // The run's trace is this span's (acceptSearch stored its context on the run).
-          setRunTraceparent(reply, injectTraceContext());
+          // The run's trace is this span's (acceptSearch stored its context on the run); a replay names
+          // an earlier request's run, whose stored context is read back.
+          if ('replayed' in accepted && accepted.replayed) setRunTraceparent(reply, (await findOwnRun(deps.store.runs, account.id, accepted.id))?.trace);
+          else setRunTraceparent(reply, injectTraceContext());
           return accepted;
         } catch (error) {
           span.setStatus({ code: SpanStatusCode.ERROR });
