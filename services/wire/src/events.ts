@@ -99,6 +99,44 @@ export const ExpectedMiss = z.object({
 });
 export type ExpectedMiss = z.infer<typeof ExpectedMiss>;
 
+/**
+ * With `near_misses`: a candidate the funnel rejected, with the filter whose verdict dropped it (its last
+ * judgement: a candidate judged again after its own page was opened is reported as that judgement left it).
+ */
+export const NearMiss = z.object({
+  name: z.string(),
+  entity_type: EntityType,
+  /** The entity's own domain, when a page named it. */
+  domain: z.string().optional(),
+  source_urls: z.array(z.string()),
+  filter: FilterDescriptor.pick({ index: true, title: true }),
+  /** `no`: the pages rule it out; `unclear`: they neither show nor rule it out. */
+  outcome: z.enum(['no', 'unclear']),
+  rationale: z.string(),
+  passages: z.array(QuotedPassage),
+  /**
+   * Whether the run's loosened form of that filter lets it through. `false`: the filter was loosened
+   * (relax) when this candidate was judged, and the loosened criterion also drops it. `null`: unknown, the
+   * filter was not loosened when it was judged (never, or only later in the run), so no loosened verdict
+   * exists. Never `true`: a candidate the loosened filter passes goes on through the funnel (its row says
+   * `relaxed`).
+   */
+  recovered_if_loosened: z.boolean().nullable(),
+});
+export type NearMiss = z.infer<typeof NearMiss>;
+
+/** With `keep_unclear`: a candidate left out of `table` because a filter's verdict on it was `unclear`. */
+export const UnclearCandidate = z.object({
+  name: z.string(),
+  entity_type: EntityType,
+  domain: z.string().optional(),
+  source_urls: z.array(z.string()),
+  filter: FilterDescriptor.pick({ index: true, title: true }),
+  rationale: z.string(),
+  passages: z.array(QuotedPassage),
+});
+export type UnclearCandidate = z.infer<typeof UnclearCandidate>;
+
 export const FinalEvent = z.object({
   ...base,
   type: z.literal('final'),
@@ -115,6 +153,10 @@ export const FinalEvent = z.object({
   expected_found: z.array(z.string()).optional(),
   /** With `expected`: the entries not in `table`, each with why. */
   expected_missed: z.array(ExpectedMiss).optional(),
+  /** With `near_misses`: up to `target` rejected candidates, those that passed the most filters first. */
+  near_misses: z.array(NearMiss).optional(),
+  /** With `keep_unclear`: every candidate left out because a filter's verdict was `unclear` (never in `table`). */
+  unclear: z.array(UnclearCandidate).optional(),
 });
 export const CostEvent = z.object({
   ...base,

@@ -29,6 +29,12 @@ export const CreateSearchRequest = z.object({
   /** Names or domains the caller knows should match: `final` reports which were found and why not. */
   expected: z.array(z.string().min(1).max(300)).optional()
     .describe('Names or domains you know should match (up to 1,000): `final` reports `expected_found` and `expected_missed` with the reason of each miss.'),
+  /** Also report the candidates the funnel rejected (`final.near_misses`). */
+  near_misses: z.boolean().optional()
+    .describe('When true, `final` (and the record\'s `result`) also carries `near_misses`: up to `target` rejected candidates, each with the filter that dropped it, that verdict\'s rationale and passages, and `recovered_if_loosened`.'),
+  /** Keep candidates a filter judged `unclear` in their own list (`final.unclear`). */
+  keep_unclear: z.boolean().optional()
+    .describe('When true, `final` (and the record\'s `result`) also carries `unclear`: the candidates left out because a filter\'s verdict was unclear, with its rationale. They are never in `table`.'),
 });
 /** At most this many `exclude` entries (names, domains and runs together); more is a 400. */
 export const MAX_EXCLUDE_ENTRIES = 10_000;

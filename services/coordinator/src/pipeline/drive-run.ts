@@ -14,7 +14,7 @@ import type { RunSession } from '../run/session.js';
 export async function driveRun(session: RunSession): Promise<void> {
   const { run, state, research } = session;
   await session.enter(WHERE_PLANNING);
-  state.useRequest({ exclude: run.exclude, expected: run.expected });
+  state.useRequest({ exclude: run.exclude, expected: run.expected, nearMisses: run.nearMisses, keepUnclear: run.keepUnclear });
   const plan = await research.plan({ query: run.query, now: run.createdAt, sites: run.sites });
   state.setPlan(plan);
   await session.recordSpend();

@@ -58,12 +58,19 @@ export async function runFunnel(session: RunSession, round: number, freshKeys: r
     // Keep the input order so rows appear in the order candidates were found.
     const order = new Map(survivors.map((s, i) => [s.key, i] as const));
     passed.sort((a, b) => order.get(a.key)! - order.get(b.key)!);
-    // Why each dropped one was dropped (for `expected`), and this filter's counts over the run.
+    // Why each dropped one was dropped (for `expected`, `near_misses`, `unclear`), and this filter's counts
+    // over the run. A loosened filter re-checked every candidate the original dropped (just above), so a
+    // drop under it means the loosened form dropped it too.
     const passedKeys = new Set(passed.map((p) => p.key));
+    const recheckedLoosened = current.relaxed === true;
     survivors.forEach((s, i) => {
       if (passedKeys.has(s.key)) return;
       const v = firstPass[i]!;
-      state.recordDrop(s.key, { filter: { index: current.index, title: current.title }, rationale: v.rationale, passages: v.passages.map((p) => ({ text: p.text, url: p.url })) });
+      state.recordDrop(
+        s.key,
+        { filter: { index: current.index, title: current.title }, rationale: v.rationale, passages: v.passages.map((p) => ({ text: p.text, url: p.url })) },
+        { position, outcome: v.outcome === 'unclear' ? 'unclear' : 'no', recoveredIfLoosened: recheckedLoosened ? false : null },
+      );
     });
     const runCounts = state.countFunnel(position, {
       in: survivors.length, passed: passed.length, unclear: [...unclearHere].filter((k) => !passedKeys.has(k)).length,

@@ -1,12 +1,21 @@
 import {
   entityIdentity, exclusionIndex, formatWhere, WHERE_QUEUED, type Candidate, type ExpectedMiss, type FetchedPage, type FilterDescriptor,
-  type FilterVerdictEntry, type FunnelFilter, type IdentityIndex, type ResearchPlan, type ResultRow, type RunExclusions,
+  type FilterVerdictEntry, type FunnelFilter, type IdentityIndex, type NearMiss, type ResearchPlan, type ResultRow, type RunExclusions,
+  type UnclearCandidate,
 } from '@leadfinder/wire';
 import { expectedReport, type FilterDrop } from './expected.js';
 import { CandidatePool } from './merge.js';
 import { shouldRelax, type FilterTally } from './relax.js';
 import { buildRow, truncateRows } from './rows.js';
 import type { QueryCursor } from './search-plan.js';
+
+/** A candidate's latest drop: the filter (by position) and that verdict, for `near_misses` and `unclear`. */
+interface JudgedDrop extends FilterDrop {
+  position: number;
+  outcome: 'no' | 'unclear';
+  /** false: the filter was loosened when it was judged and the loosened form dropped it too; null: not loosened then. */
+  recoveredIfLoosened: false | null;
+}
 
 interface PassedEntry {
   key: string;
@@ -45,6 +54,11 @@ export class RunState {
   private expected: readonly string[] | null = null;
   /** Per candidate, the filter that dropped it and that verdict (the first drop). */
   private readonly drops = new Map<string, FilterDrop>();
+  /** Per candidate, its latest drop (a candidate judged again after its own page was opened keeps the last). */
+  private readonly lastDrops = new Map<string, JudgedDrop>();
+  /** The request's `near_misses` and `keep_unclear` flags. */
+  private wantsNearMisses = false;
+  private keepsUnclear = false;
   /** Per filter position, its counts over the run (funnel_filter_done's run_counts). */
   private funnelCounts: { in: number; passed: number; dropped: number; unclear: number }[] = [];
 
@@ -74,9 +88,13 @@ export class RunState {
   }
 
   /** What the request asked beyond the search itself: entities to leave out, entities it expects. */
-  useRequest(request: { exclude?: RunExclusions | undefined; expected?: readonly string[] | undefined }): void {
+  useRequest(request: {
+    exclude?: RunExclusions | undefined; expected?: readonly string[] | undefined; nearMisses?: boolean | undefined; keepUnclear?: boolean | undefined;
+  }): void {
     this.exclusions = request.exclude ? exclusionIndex(request.exclude) : null;
     this.expected = request.expected ? [...request.expected] : null;
+    this.wantsNearMisses = request.nearMisses === true;
+    this.keepsUnclear = request.keepUnclear === true;
   }
   /**
    * The keys of `keys` whose candidates no exclusion names, in order; the others are counted as excluded
@@ -94,8 +112,12 @@ export class RunState {
     });
   }
   /** Records why the funnel dropped a candidate (the first filter that did). */
-  recordDrop(key: string, drop: FilterDrop): void {
+  recordDrop(key: string, drop: FilterDrop, judged?: Omit<JudgedDrop, keyof FilterDrop>): void {
     if (!this.drops.has(key)) this.drops.set(key, drop);
+    if (!judged) return;
+    // Latest drop last: a candidate judged again moves to the end of the drop order.
+    this.lastDrops.delete(key);
+    this.lastDrops.set(key, { ...drop, ...judged });
   }
   /** Adds one funnel pass of the filter at `position`; returns its counts over the run so far. */
   countFunnel(position: number, pass: { in: number; passed: number; unclear: number }): { in: number; passed: number; dropped: number; unclear: number } {
@@ -106,9 +128,9 @@ export class RunState {
     c.unclear += pass.unclear;
     return { ...c };
   }
-  /** The `final` fields the request's `exclude` and `expected` ask for (none without them). */
-  finalReport(): { excluded?: number; expected_found?: string[]; expected_missed?: ExpectedMiss[] } {
-    const out: { excluded?: number; expected_found?: string[]; expected_missed?: ExpectedMiss[] } = {};
+  /** The `final` fields the request's `exclude`, `expected`, `near_misses` and `keep_unclear` ask for (none without them). */
+  finalReport(): FinalReport {
+    const out: FinalReport = {};
     if (this.exclusions) out.excluded = this.excludedKeys.size;
     if (this.expected) {
       const rows = this.rows();
@@ -120,7 +142,35 @@ export class RunState {
         drops: this.drops,
       }));
     }
+    if (this.wantsNearMisses) out.near_misses = this.nearMisses();
+    if (this.keepsUnclear) out.unclear = this.unclearCandidates();
     return out;
+  }
+
+  /** Latest drops of candidates that are not rows (a candidate judged again may have passed since). */
+  private standingDrops(): [Candidate, JudgedDrop][] {
+    const passed = new Set(this.passed.map((p) => p.key));
+    const out: [Candidate, JudgedDrop][] = [];
+    for (const [key, drop] of this.lastDrops) {
+      const c = this.pool.get(key);
+      if (c && !passed.has(key)) out.push([c, drop]);
+    }
+    return out;
+  }
+  /**
+   * Up to `target` rejected candidates, nearest first: those dropped by a later filter (they passed more of
+   * the funnel), then in the order they were dropped.
+   */
+  private nearMisses(): NearMiss[] {
+    const drops = this.standingDrops();
+    const order = drops.map((d, i) => ({ d, i })).sort((a, b) => b.d[1].position - a.d[1].position || a.i - b.i);
+    return order.slice(0, this.target).map(({ d: [c, drop] }) => ({
+      ...candidateFields(c), ...dropFields(drop), outcome: drop.outcome, recovered_if_loosened: drop.recoveredIfLoosened,
+    }));
+  }
+  /** Every candidate whose standing verdict is `unclear`, in the order they were dropped. */
+  private unclearCandidates(): UnclearCandidate[] {
+    return this.standingDrops().filter(([, d]) => d.outcome === 'unclear').map(([c, drop]) => ({ ...candidateFields(c), ...dropFields(drop) }));
   }
 
   /** Number of filters in the funnel. */
@@ -272,6 +322,22 @@ export class RunState {
   descriptors(): FilterDescriptor[] {
     return this.filters.map((f) => ({ index: f.index, title: f.title, criterion: f.criterion }));
   }
+}
+
+/** `final`'s additive fields the request asked for (none without them). */
+export interface FinalReport {
+  excluded?: number;
+  expected_found?: string[];
+  expected_missed?: ExpectedMiss[];
+  near_misses?: NearMiss[];
+  unclear?: UnclearCandidate[];
+}
+
+function candidateFields(c: Candidate): Pick<NearMiss, 'name' | 'entity_type' | 'domain' | 'source_urls'> {
+  return { name: c.name, entity_type: c.entityType, ...(c.domain ? { domain: c.domain } : {}), source_urls: [...c.sourceUrls] };
+}
+function dropFields(d: FilterDrop): Pick<NearMiss, 'filter' | 'rationale' | 'passages'> {
+  return { filter: { ...d.filter }, rationale: d.rationale, passages: d.passages.map((p) => ({ ...p })) };
 }
 
 function identityOf(c: Candidate) {

@@ -18,8 +18,8 @@ export interface TailInput {
   where: string;
   chargeMicrousd: number;
   usage: UsageTotals;
-  /** `final`'s additive fields for the request's `exclude` and `expected` (RunState.finalReport). */
-  report?: Partial<Pick<FinalEvent, 'excluded' | 'expected_found' | 'expected_missed'>>;
+  /** `final`'s additive fields for the request's `exclude`, `expected`, `near_misses`, `keep_unclear` (RunState.finalReport). */
+  report?: Partial<Pick<FinalEvent, 'excluded' | 'expected_found' | 'expected_missed' | 'near_misses' | 'unclear'>>;
 }
 
 export interface TerminalDecision {

@@ -101,6 +101,9 @@ function baseDoc(deps: AcceptDeps, account: AccountDoc, id: string, body: Create
     lease: null,
     started: false,
     trace,
+    // Additive request flags, stored only when asked for so today's runs look as they did.
+    ...(body.near_misses === true ? { nearMisses: true as const } : {}),
+    ...(body.keep_unclear === true ? { keepUnclear: true as const } : {}),
   };
 }
 

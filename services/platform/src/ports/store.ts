@@ -54,6 +54,10 @@ export interface RunDoc {
   exclude?: RunExclusions;
   /** The request's `expected` entries; absent without them. */
   expected?: string[];
+  /** The request asked for `near_misses` (`final.near_misses`); absent otherwise. */
+  nearMisses?: true;
+  /** The request asked for `keep_unclear` (`final.unclear`); absent otherwise. */
+  keepUnclear?: true;
 }
 
 export interface TerminalPatch {
