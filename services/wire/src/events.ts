@@ -121,7 +121,8 @@ export const NearMiss = z.object({
    * exists. Never `true`: a candidate the loosened filter passes goes on through the funnel (its row says
    * `relaxed`).
    */
-  recovered_if_loosened: z.boolean().nullable(),
+  recovered_if_loosened: z.boolean().nullable()
+    .describe('false: the run had loosened that filter (relax) when it judged this candidate, and the loosened filter dropped it too; null: unknown (the filter was not loosened then). A candidate the loosened filter passes is a row, so this is never true.'),
 });
 export type NearMiss = z.infer<typeof NearMiss>;
 
@@ -154,9 +155,11 @@ export const FinalEvent = z.object({
   /** With `expected`: the entries not in `table`, each with why. */
   expected_missed: z.array(ExpectedMiss).optional(),
   /** With `near_misses`: up to `target` rejected candidates, those that passed the most filters first. */
-  near_misses: z.array(NearMiss).optional(),
+  near_misses: z.array(NearMiss).optional()
+    .describe('With `near_misses: true`: up to `target` rejected candidates, those dropped by a later filter first, each with the filter that dropped it, that verdict (`outcome`, `rationale`, `passages`) and `recovered_if_loosened`.'),
   /** With `keep_unclear`: every candidate left out because a filter's verdict was `unclear` (never in `table`). */
-  unclear: z.array(UnclearCandidate).optional(),
+  unclear: z.array(UnclearCandidate).optional()
+    .describe('With `keep_unclear: true`: the candidates left out because a filter\'s verdict on them was unclear, with that verdict\'s rationale and passages. Never in `table`.'),
 });
 export const CostEvent = z.object({
   ...base,
