@@ -172,6 +172,23 @@ describe('leadfinder search', () => {
     expect(run.result?.expected_missed?.map((m) => m.reason)).toEqual(['excluded', 'never_found']);
   });
 
+  it('with --near-misses and --keep-unclear, says which candidates were dropped by which filter and which were unclear', async () => {
+    const t = fakeIo(corpusEnv());
+    // On the sample corpus this query's filters reject more than 3 candidates, one of them as unclear.
+    const args = ['search', 'fintech startups in Berlin that raised a Series A in the last 6 months', '--target', '3', '--format', 'json', '--near-misses', '--keep-unclear'];
+    expect(await runClientCommand(args, t.io), t.err()).toBe(0);
+    const run = await sdk.getSearch(runIdIn(t.err()));
+    const near = run.result!.near_misses!;
+    const unclear = run.result!.unclear!;
+    expect(near).toHaveLength(3);
+    expect(unclear.length).toBeGreaterThan(0);
+    expect(t.err()).toContain('near misses: 3');
+    for (const m of near) expect(t.err()).toContain(`  ${m.name}: dropped by filter ${m.filter.index} "${m.filter.title}" (${m.outcome}): ${m.rationale}`);
+    expect(t.err()).toContain(`unclear (not in the table): ${unclear.length}`);
+    const names = (JSON.parse(t.out()) as { name: string }[]).map((r) => r.name);
+    for (const u of unclear) expect(names).not.toContain(u.name);
+  });
+
   it('with --idempotency-key, a second search with the same key and query follows the same run', async () => {
     const key = `cli-${Date.now().toString(36)}`;
     const first = fakeIo(corpusEnv());

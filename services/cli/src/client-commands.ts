@@ -178,6 +178,7 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
       'idempotency-key': { type: 'string' }, webhook: { type: 'string' }, 'webhook-events': { type: 'string' },
       'exclude-run': { type: 'string', multiple: true }, 'exclude-domain': { type: 'string', multiple: true },
       'exclude-name': { type: 'string', multiple: true }, expected: { type: 'string', multiple: true },
+      'near-misses': { type: 'boolean' }, 'keep-unclear': { type: 'boolean' },
     },
   });
   const q = positionals.join(' ');
@@ -203,6 +204,7 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
     {
       q, target, speed: values.speed, sites: values.sites, relax: values['no-relax'] ? false : undefined, ...(webhook ? { webhook } : {}),
       ...(Object.keys(exclude).length > 0 ? { exclude } : {}), ...(values.expected ? { expected: values.expected } : {}),
+      ...(values['near-misses'] ? { near_misses: true } : {}), ...(values['keep-unclear'] ? { keep_unclear: true } : {}),
     },
     key === undefined ? {} : { idempotencyKey: key },
   );
@@ -308,7 +310,7 @@ async function emit(run: RunRecord, final: FinalEvent | null, format: OutputForm
   return run.status === 'error' || run.status === 'interrupted' ? 1 : 0;
 }
 
-/** What `--exclude-…` and `--expected` asked for, as `final` answered it (nothing without them). */
+/** What `--exclude-…`, `--expected`, `--near-misses` and `--keep-unclear` asked for, as `final` answered it (nothing without them). */
 export function describeRequestReport(final: FinalEvent | null): string {
   if (!final) return '';
   const lines: string[] = [];
@@ -323,6 +325,17 @@ export function describeRequestReport(final: FinalEvent | null): string {
         : m.reason === 'excluded' ? 'excluded' : m.reason === 'not_judged' ? 'found, not judged before the run ended' : 'never found';
       lines.push(`  missed ${m.expected}${m.name && m.name !== m.expected ? ` (as ${m.name})` : ''}: ${why}`);
     }
+  }
+  if (final.near_misses) {
+    lines.push(`near misses: ${final.near_misses.length}`);
+    for (const m of final.near_misses) {
+      const loosened = m.recovered_if_loosened === false ? '; the loosened filter drops it too' : '';
+      lines.push(`  ${m.name}: dropped by filter ${m.filter.index} "${m.filter.title}" (${m.outcome}): ${m.rationale}${loosened}`);
+    }
+  }
+  if (final.unclear) {
+    lines.push(`unclear (not in the table): ${final.unclear.length}`);
+    for (const u of final.unclear) lines.push(`  ${u.name}: filter ${u.filter.index} "${u.filter.title}": ${u.rationale}`);
   }
   return lines.join('\n');
 }
