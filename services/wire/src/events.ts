@@ -160,6 +160,9 @@ export const FinalEvent = z.object({
   /** With `keep_unclear`: every candidate left out because a filter's verdict was `unclear` (never in `table`). */
   unclear: z.array(UnclearCandidate).optional()
     .describe('With `keep_unclear: true`: the candidates left out because a filter\'s verdict on them was unclear, with that verdict\'s rationale and passages. Never in `table`.'),
+  /** Why the run stopped when no stop request did it: `max_usd_per_row` (the request's marginal-cost stop). */
+  stop_reason: z.enum(['max_usd_per_row']).optional()
+    .describe('Present when the run stopped for the request\'s `max_usd_per_row` (the marginal cost of its last 3 rows passed it), not for a stop request.'),
 });
 export const CostEvent = z.object({
   ...base,
@@ -167,6 +170,12 @@ export const CostEvent = z.object({
   stage: z.string(),
   /** Running total in USD (not a delta), up to 6 decimals. */
   usd: z.number(),
+  /** `usd` ÷ rows so far (6 decimals); null while the run has no row. */
+  per_row_usd: z.number().nullable().optional()
+    .describe('`usd` divided by the rows accepted so far, 6 decimals; null while the run has no row.'),
+  /** Estimated spend at `target`: `usd` × target ÷ rows while short of it, `usd` once met; null with no row. */
+  projected_usd: z.number().nullable().optional()
+    .describe('Estimated spend at `target` from the run\'s own yield: `usd` × target ÷ rows while short of target, `usd` once met; null while the run has no row. An estimate, not a quote.'),
 });
 export const UsageEvent = z.object({
   ...base,

@@ -35,6 +35,9 @@ export const CreateSearchRequest = z.object({
   /** Keep candidates a filter judged `unclear` in their own list (`final.unclear`). */
   keep_unclear: z.boolean().optional()
     .describe('When true, `final` (and the record\'s `result`) also carries `unclear`: the candidates left out because a filter\'s verdict was unclear, with its rationale. They are never in `table`.'),
+  /** A marginal-cost stop: the run ends `stopped` once its last rows cost more than this each (see row-cost.ts). */
+  max_usd_per_row: z.number().positive().max(5).optional()
+    .describe('Stop the run (status `stopped`, `final.stop_reason` `max_usd_per_row`) once the marginal cost of its last 3 rows passes this many USD: each rise of the row count shares the spend since the previous rise evenly among the new rows, and the marginal cost is (the shares of the last 3 rows + the spend since the last row) ÷ 3 (with fewer rows, over those). Checked when rows come in and after each priced step, once the run has a row; the rest of the hold is released as usual.'),
 });
 /** At most this many `exclude` entries (names, domains and runs together); more is a 400. */
 export const MAX_EXCLUDE_ENTRIES = 10_000;

@@ -84,6 +84,7 @@ export async function runFunnel(session: RunSession, round: number, freshKeys: r
     if (survivors.length === 0) break;
   }
   for (const s of survivors) state.addPassed(s.key, s.byFilter, round);
+  session.noteRows();
 }
 
 /** Re-checks dropped candidates with a loosened filter; adds the ones it lets through (marked relaxed). */

@@ -4,7 +4,7 @@ import type { UsageTotals } from './pricing.js';
 /** How a driven run ended (lease loss and shutdown write nothing, so they are not outcomes). */
 export type RunOutcome =
   | { kind: 'done' }
-  | { kind: 'stopped' }
+  | { kind: 'stopped'; reason?: 'max_usd_per_row' }
   | { kind: 'budget_exhausted' }
   | { kind: 'deadline' }
   | { kind: 'error'; message: string };
@@ -17,6 +17,8 @@ export interface TailInput {
   /** `where` when the run ended. */
   where: string;
   chargeMicrousd: number;
+  /** The tail `cost` event's per_row_usd and projected_usd (RowCostMeter.fields over the charge and rows). */
+  costFields?: { per_row_usd: number | null; projected_usd: number | null };
   usage: UsageTotals;
   /** `final`'s additive fields for the request's `exclude`, `expected`, `near_misses`, `keep_unclear` (RunState.finalReport). */
   report?: Partial<Pick<FinalEvent, 'excluded' | 'expected_found' | 'expected_missed' | 'near_misses' | 'unclear'>>;
@@ -48,7 +50,7 @@ export function terminalDecision(input: TailInput): TerminalDecision {
     output_tokens: input.usage.outputTokens,
     spend_microusd: input.chargeMicrousd,
   };
-  const cost = (stage: string): RunEventBody => ({ type: 'cost', stage, usd: microsToUsdNumber(input.chargeMicrousd) });
+  const cost = (stage: string): RunEventBody => ({ type: 'cost', stage, usd: microsToUsdNumber(input.chargeMicrousd), ...input.costFields });
   if (outcome.kind === 'error') {
     return {
       status: 'error',
@@ -67,6 +69,7 @@ export function terminalDecision(input: TailInput): TerminalDecision {
     stopped,
     stopped_at: stopped ? input.where : null,
     ...input.report,
+    ...(outcome.kind === 'stopped' && outcome.reason ? { stop_reason: outcome.reason } : {}),
   };
   const status: TerminalStatus =
     outcome.kind === 'deadline' ? 'interrupted' : outcome.kind === 'done' ? 'done' : outcome.kind;

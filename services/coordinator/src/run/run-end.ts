@@ -9,6 +9,16 @@ export class StopRequestedError extends CancelledError {
     this.name = 'StopRequestedError';
   }
 }
+/**
+ * The request's `max_usd_per_row` was passed by the marginal cost of the last rows (RowCostMeter): the run
+ * unwinds like a stop and ends `stopped`, with `final.stop_reason` saying why.
+ */
+export class MarginalCostStopError extends CancelledError {
+  constructor(readonly runId: string) {
+    super(`run ${runId} passed its max_usd_per_row`);
+    this.name = 'MarginalCostStopError';
+  }
+}
 /** The run passed its deadlineAt while this coordinator drove it: it ends `interrupted` (deadline). */
 export class RunDeadlineError extends DeadlineExceededError {
   constructor(readonly runId: string, readonly deadlineAt: string) {
@@ -43,6 +53,7 @@ export function decideEnd(thrown: unknown, signal: AbortSignal): EndDecision {
   if (cause instanceof LeaseLostError) return { write: false, why: 'lease_lost' };
   if (cause instanceof CoordinatorShutdownError) return { write: false, why: 'shutdown' };
   if (cause instanceof StopRequestedError) return { write: true, outcome: { kind: 'stopped' } };
+  if (cause instanceof MarginalCostStopError) return { write: true, outcome: { kind: 'stopped', reason: 'max_usd_per_row' } };
   if (cause instanceof RunDeadlineError) return { write: true, outcome: { kind: 'deadline' } };
   if (cause instanceof BudgetExhaustedError) return { write: true, outcome: { kind: 'budget_exhausted' } };
   return { write: true, outcome: { kind: 'error', message: publicErrorMessage(thrown) } };

@@ -7,10 +7,11 @@ import { recordRunEnd, type SettlementDeps } from '../activities/settlement.js';
 import { researchPort } from '../activities/research-port.js';
 import { countFetchOutcomes, markRunEnd, RUN_ATTRIBUTES, StageTrace, traceStep, type RunEnding, type VerifyBatch } from '../activities/tracing.js';
 import { SpendMeter, spendCapMicrousd, type Prices } from '../pipeline/pricing.js';
+import { RowCostMeter } from '../pipeline/row-cost.js';
 import { RunState } from '../pipeline/run-state.js';
 import { terminalDecision, type RunOutcome } from '../pipeline/tail.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import { CoordinatorShutdownError, decideEnd, errorDetail, type EndDecision } from './run-end.js';
+import { CoordinatorShutdownError, decideEnd, errorDetail, MarginalCostStopError, type EndDecision } from './run-end.js';
 import { RunSignals } from './signals.js';
 
 /** Knobs of one drive; defaults in DEFAULT_DRIVE_TUNING. */
@@ -102,6 +103,8 @@ export class RunSession {
   private readonly emitter: RunEmitter;
   private readonly stages: StageTrace;
   private lastCostMicrousd: number;
+  /** Spend per row, its projection to target, and the request's marginal-cost stop. */
+  private readonly rowCost: RowCostMeter;
   /** Spend by the stage it was made in (the metric's `stage` label), counted once the run is terminal. */
   private readonly spendByStage = new Map<string, number>();
   private attributedMicrousd = 0;
@@ -137,6 +140,7 @@ export class RunSession {
 
     this.meter = new SpendMeter(spendCapMicrousd(deps.config.LEADFINDER_SPEND_CEILING_USD, run.holdMicrousd), pricesFrom(deps.config), run.spendMicrousd);
     this.lastCostMicrousd = this.meter.spendMicrousd;
+    this.rowCost = new RowCostMeter(run.target, run.maxMicrousdPerRow);
     this.state = new RunState(run.target, run.where);
     this.emitter = new RunEmitter(deps.events, run.id, deps.clock);
     this.stages = new StageTrace(deps.metrics, deps.clock);
@@ -196,8 +200,21 @@ export class RunSession {
     await this.checkpointSpan('spend', async () => {
       await this.persist({ spendMicrousd: spend });
       this.lastCostMicrousd = spend;
-      await this.emitter.emit({ type: 'cost', stage: this.state.where, usd: microsToUsdNumber(spend) });
+      const rows = this.state.rowCount;
+      await this.emitter.emit({ type: 'cost', stage: this.state.where, usd: microsToUsdNumber(spend), ...this.rowCost.fields(spend, rows) });
+      this.noteRows();
     });
+  }
+
+  /**
+   * Rows were accepted (or spend recorded): the row-cost meter learns the spend at this row count, and past
+   * the request's max_usd_per_row the run unwinds at its next checkpoint (or port call) and ends stopped.
+   */
+  noteRows(): void {
+    const spend = this.meter.spendMicrousd;
+    const rows = this.state.rowCount;
+    this.rowCost.observe(spend, rows);
+    if (this.rowCost.exceeded(spend, rows)) this.signals.marginalCostPassed(new MarginalCostStopError(this.run.id));
   }
 
   /**
@@ -305,6 +322,7 @@ export class RunSession {
       filters: state.descriptors(),
       where: state.where,
       chargeMicrousd: charge,
+      costFields: this.rowCost.fields(charge, Math.min(state.rowCount, run.target)),
       usage: meter.usage,
       report: state.finalReport(),
     });

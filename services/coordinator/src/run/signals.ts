@@ -11,12 +11,13 @@ export class RunSignals {
   private readonly stopCtl = new AbortController();
   private readonly deadlineCtl = new AbortController();
   private readonly leaseCtl = new AbortController();
+  private readonly costCtl = new AbortController();
   /** Ends the stop-flag watch and the deadline timer (not the run signal). */
   private readonly watching = new AbortController();
   private deadlineTimer: NodeJS.Timeout | undefined;
 
   constructor(shutdown: AbortSignal) {
-    this.signal = AbortSignal.any([this.stopCtl.signal, this.deadlineCtl.signal, this.leaseCtl.signal, shutdown]);
+    this.signal = AbortSignal.any([this.stopCtl.signal, this.deadlineCtl.signal, this.leaseCtl.signal, this.costCtl.signal, shutdown]);
   }
 
   /** Starts watching the run's stop flag and arms its deadline (by `clock`). */
@@ -35,6 +36,11 @@ export class RunSignals {
   /** The lease is gone: the run must stop at once and write nothing more. */
   leaseLost(reason: Error): void {
     this.leaseCtl.abort(reason);
+  }
+
+  /** The request's marginal-cost stop was passed: the run unwinds like a stop (MarginalCostStopError). */
+  marginalCostPassed(reason: Error): void {
+    this.costCtl.abort(reason);
   }
 
   /** The drive is over: stop watching the flag and the deadline. */

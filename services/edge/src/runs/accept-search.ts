@@ -1,6 +1,6 @@
 import { context, propagation } from '@opentelemetry/api';
 import type { AccountDoc, RunDoc } from '@leadfinder/platform';
-import { RESERVATION_MICROUSD, microsToUsdDisplay, microsToUsdString } from '@leadfinder/wire';
+import { RESERVATION_MICROUSD, microsToUsdDisplay, microsToUsdString, usdToMicros } from '@leadfinder/wire';
 import type { CreateSearchRequest, InsufficientBalanceDetail } from '@leadfinder/wire';
 import type { EdgeDeps } from '../deps.js';
 import { InsufficientBalanceError, badRequest, forbidden, internal, unauthenticated } from '../http/errors.js';
@@ -101,6 +101,7 @@ function baseDoc(deps: AcceptDeps, account: AccountDoc, id: string, body: Create
     lease: null,
     started: false,
     trace,
+    ...(body.max_usd_per_row === undefined ? {} : { maxMicrousdPerRow: usdToMicros(body.max_usd_per_row) }),
     // Additive request flags, stored only when asked for so today's runs look as they did.
     ...(body.near_misses === true ? { nearMisses: true as const } : {}),
     ...(body.keep_unclear === true ? { keepUnclear: true as const } : {}),

@@ -58,6 +58,8 @@ export interface RunDoc {
   nearMisses?: true;
   /** The request asked for `keep_unclear` (`final.unclear`); absent otherwise. */
   keepUnclear?: true;
+  /** The request's `max_usd_per_row` in microusd; absent without one. */
+  maxMicrousdPerRow?: number;
 }
 
 export interface TerminalPatch {
