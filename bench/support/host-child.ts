@@ -40,6 +40,8 @@ async function main(): Promise<void> {
     // The fan-out benchmark holds thousands of streams of one account (20 by default).
     LEADFINDER_STREAMS_PER_ACCOUNT: '100000',
     LEADFINDER_LOG_LEVEL: 'silent',
+    // `npm run bench -- --otlp`: spans and metrics exported to the bench's loopback OTLP sink.
+    ...(process.env.LEADFINDER_BENCH_OTLP ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.LEADFINDER_BENCH_OTLP } : {}),
     ...spec.env,
   });
 
@@ -92,8 +94,19 @@ interface System {
 
 async function startSystem(spec: HostSpec, config: Config, dataDir: string): Promise<System> {
   if (spec.kind === 'edge') {
+    // The whole service starts telemetry itself (startService); the edge-only stack does it here, as
+    // `serve --role edge` would, so `--otlp` measures the edge path with its spans exported.
+    const telemetry = config.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? await (await import('@leadfinder/platform/telemetry')).startTelemetry({ role: 'edge', logger: silentLogger, config })
+      : null;
     const stack = await startEdgeStack({ config, dataDir, distributed: spec.distributed, ...(spec.shared ? { shared: spec.shared } : {}) });
-    return { url: stack.url, events: stack.events, storeStats: stack.storeStats, close: stack.close };
+    return {
+      url: stack.url, events: stack.events, storeStats: stack.storeStats,
+      close: async () => {
+        await stack.close();
+        await telemetry?.shutdown();
+      },
+    };
   }
   // The CLI package has no index yet; this is the composition `npm start` runs.
   const { startService } = await import('@leadfinder/cli');
