@@ -189,6 +189,21 @@ describe('leadfinder search', () => {
     for (const u of unclear) expect(names).not.toContain(u.name);
   });
 
+  it('with --max-usd-per-row, shows spend per row as it goes and says the run stopped for it', async () => {
+    const t = fakeIo(corpusEnv());
+    const args = ['search', QUERY, '--target', '40', '--format', 'json', '--max-usd-per-row', '0.000001'];
+    expect(await runClientCommand(args, t.io), t.err()).toBe(0);
+    const run = await sdk.getSearch(runIdIn(t.err()));
+    expect(run.status).toBe('stopped');
+    expect(run.result?.stop_reason).toBe('max_usd_per_row');
+    expect(t.err()).toContain('stopped: the last rows cost more than --max-usd-per-row each');
+    expect(t.err()).toMatch(/spend \$[\d.]+ \(\$[\d.]+\/row, ~\$[\d.]+ at target\)/);
+    expect((JSON.parse(t.out()) as unknown[]).length).toBe(run.result!.table.length);
+    const bad = fakeIo(corpusEnv());
+    expect(await runClientCommand(['search', QUERY, '--max-usd-per-row', 'lots'], bad.io)).toBe(2);
+    expect(bad.err()).toContain('--max-usd-per-row must be an amount in USD above 0 and at most 5');
+  });
+
   it('with --idempotency-key, a second search with the same key and query follows the same run', async () => {
     const key = `cli-${Date.now().toString(36)}`;
     const first = fakeIo(corpusEnv());

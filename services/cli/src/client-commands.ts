@@ -28,7 +28,7 @@ export interface ClientIo {
 }
 
 const SEARCH_USAGE =
-  'usage: leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--idempotency-key KEY] [--webhook URL [--webhook-events LIST]] [--exclude-run ID]… [--exclude-domain DOMAIN]… [--exclude-name NAME]… [--expected NAME|DOMAIN]… [--format table|csv|json|jsonl] [--out FILE] [--quiet]';
+  'usage: leadfinder search "query" [--target N] [--speed fast|advanced] [--sites DOMAIN,DOMAIN] [--no-relax] [--idempotency-key KEY] [--webhook URL [--webhook-events LIST]] [--exclude-run ID]… [--exclude-domain DOMAIN]… [--exclude-name NAME]… [--expected NAME|DOMAIN]… [--max-usd-per-row USD] [--format table|csv|json|jsonl] [--out FILE] [--quiet]';
 
 class UsageError extends Error {}
 
@@ -178,7 +178,7 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
       'idempotency-key': { type: 'string' }, webhook: { type: 'string' }, 'webhook-events': { type: 'string' },
       'exclude-run': { type: 'string', multiple: true }, 'exclude-domain': { type: 'string', multiple: true },
       'exclude-name': { type: 'string', multiple: true }, expected: { type: 'string', multiple: true },
-      'near-misses': { type: 'boolean' }, 'keep-unclear': { type: 'boolean' },
+      'near-misses': { type: 'boolean' }, 'keep-unclear': { type: 'boolean' }, 'max-usd-per-row': { type: 'string' },
     },
   });
   const q = positionals.join(' ');
@@ -187,6 +187,8 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
   const target = values.target === undefined ? undefined : Number(values.target);
   if (target !== undefined && (!Number.isInteger(target) || values.target!.trim() === '')) throw new UsageError('--target must be a whole number');
   if (values.speed !== undefined && values.speed !== 'fast' && values.speed !== 'advanced') throw new UsageError('--speed must be fast or advanced');
+  const maxUsdPerRow = values['max-usd-per-row'] === undefined ? undefined : Number(values['max-usd-per-row']);
+  if (maxUsdPerRow !== undefined && (!(maxUsdPerRow > 0 && maxUsdPerRow <= 5) || values['max-usd-per-row']!.trim() === '')) throw new UsageError('--max-usd-per-row must be an amount in USD above 0 and at most 5');
 
   const key = values['idempotency-key'];
   if (key !== undefined && !/^[\x21-\x7e]([\x20-\x7e]{0,253}[\x21-\x7e])?$/.test(key)) {
@@ -205,6 +207,7 @@ async function search(client: LeadfinderClient, argv: string[], io: ClientIo): P
       q, target, speed: values.speed, sites: values.sites, relax: values['no-relax'] ? false : undefined, ...(webhook ? { webhook } : {}),
       ...(Object.keys(exclude).length > 0 ? { exclude } : {}), ...(values.expected ? { expected: values.expected } : {}),
       ...(values['near-misses'] ? { near_misses: true } : {}), ...(values['keep-unclear'] ? { keep_unclear: true } : {}),
+      ...(maxUsdPerRow === undefined ? {} : { max_usd_per_row: maxUsdPerRow }),
     },
     key === undefined ? {} : { idempotencyKey: key },
   );
@@ -251,6 +254,7 @@ interface Progress {
 function createProgress(io: ClientIo, quiet: boolean): Progress {
   const tty = Boolean((io.stderr as NodeJS.WriteStream).isTTY);
   let spend = 0;
+  let perRowSeen: number | null = null;
   let statusShown = false;
   let lastPlain = '';
   const clear = () => {
@@ -261,10 +265,12 @@ function createProgress(io: ClientIo, quiet: boolean): Progress {
     line(event) {
       if (quiet) return;
       if (event.type === 'cost') {
-        if (event.usd === spend) return;
+        // The tail's cost repeats the last figure, now over the rows: shown when the per-row figure is new.
+        if (event.usd === spend && (event.per_row_usd ?? null) === perRowSeen) return;
         spend = event.usd;
+        perRowSeen = event.per_row_usd ?? null;
         if (tty) return; // shown with the next status line
-        io.stderr.write(`spend ${usd(spend)}\n`);
+        io.stderr.write(`spend ${usd(spend)}${perRow(event)}\n`);
         return;
       }
       const described = describeEvent(event);
@@ -284,6 +290,12 @@ function createProgress(io: ClientIo, quiet: boolean): Progress {
     },
     end: clear,
   };
+}
+
+/** A `cost` event's spend per row and projection to target, when it has rows: " ($0.0035/row, ~$0.14 at target)". */
+function perRow(event: { per_row_usd?: number | null | undefined; projected_usd?: number | null | undefined }): string {
+  if (event.per_row_usd == null) return '';
+  return ` (${usd(event.per_row_usd)}/row${event.projected_usd == null ? '' : `, ~${usd(event.projected_usd)} at target`})`;
 }
 
 /** Show the events as they come; returns the `final` event if one was seen. */
@@ -314,6 +326,7 @@ async function emit(run: RunRecord, final: FinalEvent | null, format: OutputForm
 export function describeRequestReport(final: FinalEvent | null): string {
   if (!final) return '';
   const lines: string[] = [];
+  if (final.stop_reason === 'max_usd_per_row') lines.push('stopped: the last rows cost more than --max-usd-per-row each');
   if (final.excluded !== undefined) lines.push(`excluded ${final.excluded} candidate${final.excluded === 1 ? '' : 's'} before the funnel`);
   if (final.expected_found || final.expected_missed) {
     const found = final.expected_found ?? [];

@@ -25,5 +25,5 @@ export type { EventFollower, FollowOptions, FollowedEvent } from './follow.js';
 export type { SseFrame } from './sse.js';
 export type {
   CreateSearchRequest, ResultRow, RunEvent, RunListItem, RunRecord, SearchWebhook, WebhookDelivery, WebhookEndpoint, WebhookEventType,
-  ExpectedMiss, FinalEvent, SearchExclude, NearMiss, UnclearCandidate,
+  ExpectedMiss, FinalEvent, SearchExclude, NearMiss, UnclearCandidate, CostEvent,
 } from './wire.js';
