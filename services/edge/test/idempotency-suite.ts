@@ -35,6 +35,8 @@ export function idempotencySuite(stack: () => IdempotencyStack, options: { concu
     expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'false')).toHaveLength(1);
     const runs = await s.store.runs.listRecent(accountId, 50);
     expect(runs.map((r) => r.id)).toEqual([...ids]);
+    // The key is stored with the run it started.
+    expect((await s.store.runs.get([...ids][0]!))!.idempotencyKey).toBe('order-4711');
     const account = await s.store.accounts.get(accountId);
     // One hold of 5.00 USD: a second reservation would show as 10.00 held (or less available).
     expect(account!.heldMicrousd).toBe(5_000_000);
@@ -56,6 +58,9 @@ export function idempotencySuite(stack: () => IdempotencyStack, options: { concu
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect((await s.store.runs.listRecent(accountId, 50))).toHaveLength(1);
     expect((await s.store.accounts.get(accountId))!.heldMicrousd).toBe(5_000_000);
+    // A run created without a key has none.
+    const plain = await post(s, apiKey, body);
+    expect((await s.store.runs.get(plain.json<{ id: string }>().id))!.idempotencyKey).toBeUndefined();
   });
 
   it('refuses the same key with another body with 422, starting nothing', async () => {

@@ -34,7 +34,7 @@ export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
             ? await acceptSearch(deps, account, body)
             : await acceptIdempotently(
               { ...deps, idempotency }, account, idempotencyKey, requestFingerprint(request.body),
-              (runId) => acceptSearch(deps, account, body, runId),
+              (runId) => acceptSearch(deps, account, body, { runId, key: idempotencyKey }),
             );
           if (idempotencyKey !== null) void reply.header(REPLAYED_HEADER, String('replayed' in accepted && accepted.replayed));
           span.setAttribute('leadfinder.run_id', accepted.id);

@@ -15,17 +15,17 @@ const RESERVATION_FAILED = 'The reservation for this search could not be opened.
  * written for a refused request except the 402 refusal row (spec §3).
  */
 export async function acceptSearch(
-  deps: AcceptDeps, account: AccountDoc, body: CreateSearchRequest, runId?: string,
+  deps: AcceptDeps, account: AccountDoc, body: CreateSearchRequest, idempotent?: { runId: string; key: string },
 ): Promise<{ id: string }> {
   // Length is judged on the raw string first (422 by the schema); only then whitespace-only is 400.
   if (body.q.trim() === '') throw badRequest('Empty query');
 
-  // `runId` is given when an Idempotency-Key named the run before it was started (runs/idempotency.ts).
   // Before anything is held: an unknown run in exclude.runs, or too many entries, is a 400.
   const extras = await resolveExclusions(deps.store.runs, account.id, body);
-  const id = runId ?? deps.ids.runId();
+  // An Idempotency-Key names the run before it is started (runs/idempotency.ts); the run keeps its key.
+  const id = idempotent?.runId ?? deps.ids.runId();
   const now = deps.clock.now();
-  const base = { ...baseDoc(deps, account, id, body, now), ...extras };
+  const base = { ...baseDoc(deps, account, id, body, now), ...extras, ...(idempotent ? { idempotencyKey: idempotent.key } : {}) };
 
   let reserved;
   try {

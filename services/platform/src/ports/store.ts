@@ -60,6 +60,8 @@ export interface RunDoc {
   keepUnclear?: true;
   /** The request's `max_usd_per_row` in microusd; absent without one. */
   maxMicrousdPerRow?: number;
+  /** The `Idempotency-Key` the run was created under (scoped to its account); absent without one. */
+  idempotencyKey?: string;
 }
 
 export interface TerminalPatch {
