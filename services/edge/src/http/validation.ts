@@ -5,6 +5,11 @@ import { RequestValidationError } from './errors.js';
 
 /** Bodies above this are refused with 413 before they are read. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+/**
+ * POST /v1/searches may carry up to 10,000 `exclude` entries (domains, names, run ids): 1 MiB holds them
+ * at up to about 100 bytes each. The entry counts themselves are checked when the search is accepted.
+ */
+export const SEARCH_BODY_LIMIT_BYTES = 1024 * 1024;
 
 type Where = 'body' | 'query' | 'path';
 

@@ -53,7 +53,7 @@ const json = (name: string, description: string) => ({ description, content: { '
 const err = (description: string) => json('ErrorBody', description);
 /** Answers of every route that reads a JSON body. */
 const body = {
-  413: err('`Payload Too Large`: the body is over 64 KiB.'),
+  413: err('`Payload Too Large`: the body is over 64 KiB (1 MiB for `POST /v1/searches`, room for 10,000 `exclude` entries).'),
   415: err('`Unsupported Media Type`: the body is not JSON.'),
 };
 /** For the routes without credentials: the only client error they can give. */

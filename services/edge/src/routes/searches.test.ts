@@ -120,13 +120,27 @@ describe('POST /v1/searches validation', () => {
     expect(res.json().detail[0]).toMatchObject({ loc: ['body'], type: 'model_attributes_type' });
   });
 
-  it('answers a body over 64 KiB with 413 and a non-JSON body with 415', async () => {
-    const big = await postRaw(JSON.stringify({ q: 'abc', pad: 'x'.repeat(65 * 1024) }));
+  it('answers a body over 1 MiB with 413 and a non-JSON body with 415', async () => {
+    const big = await postRaw(JSON.stringify({ q: 'abc', pad: 'x'.repeat(1025 * 1024) }));
     expect(big.statusCode).toBe(413);
     expect(typeof big.json().detail).toBe('string');
     const text = await h.app.inject({ method: 'POST', url: '/v1/searches', headers: { ...bearer(key), 'content-type': 'text/plain' }, body: 'q=abc' });
     expect(text.statusCode).toBe(415);
     expect(typeof text.json().detail).toBe('string');
+  });
+
+  it('accepts 10,000 exclude entries in one body (well over the 64 KiB other routes take)', async () => {
+    const domains = Array.from({ length: 10_000 }, (_, i) => `excluded-company-number-${i}.example.com`);
+    const body = JSON.stringify({ q: 'fintech startups', target: 1, exclude: { domains } });
+    expect(body.length).toBeGreaterThan(400 * 1024);
+    const res = await postRaw(body);
+    expect(res.statusCode).toBe(202);
+    // Other routes keep the 64 KiB limit.
+    const other = await h.app.inject({
+      method: 'POST', url: '/v1/searches/run_unknown/stop', headers: { ...bearer(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(65 * 1024) }),
+    });
+    expect(other.statusCode).toBe(413);
   });
 
   it('accepts a JSON content type with a charset parameter', async () => {

@@ -7,7 +7,7 @@ import type { EdgeDeps } from '../deps.js';
 import { callerOf } from '../auth/guards.js';
 import { notFound } from '../http/errors.js';
 import { setRunTraceparent } from '../http/trace-header.js';
-import { acceptEmptyBodyOfAnyType, parseOrThrow } from '../http/validation.js';
+import { SEARCH_BODY_LIMIT_BYTES, acceptEmptyBodyOfAnyType, parseOrThrow } from '../http/validation.js';
 import { acceptSearch } from '../runs/accept-search.js';
 import { assertSearchWebhook } from '../webhooks/index.js';
 import { REPLAYED_HEADER, acceptIdempotently, readIdempotencyKey, requestFingerprint } from '../runs/idempotency.js';
@@ -22,7 +22,7 @@ const tracer = trace.getTracer('leadfinder-edge');
 export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
   const idempotency = deps.idempotency ?? createInMemoryIdempotencyStore();
   return async (app) => {
-    app.post('/searches', async (request, reply) => {
+    app.post('/searches', { bodyLimit: SEARCH_BODY_LIMIT_BYTES }, async (request, reply) => {
       const account = callerOf(request);
       const body = parseOrThrow(CreateSearchRequest, request.body, 'body');
       assertSearchWebhook(body.webhook, deps.config);
