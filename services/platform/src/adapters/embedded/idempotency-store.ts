@@ -1,6 +1,6 @@
 import { LeadfinderError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { idempotencyScope } from '../../ports/idempotency.js';
+import { createInMemoryIdempotencyStore } from '../../idempotency/memory-store.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../../ports/idempotency.js';
 import { openJournal } from './journal.js';
 
@@ -19,9 +19,9 @@ interface Line {
 }
 
 /**
- * Embedded idempotency records in the data dir. A claim checks and takes the scope synchronously before
- * its first await (the same guarantee as the embedded store), so concurrent requests cannot both win;
- * the journal keeps the records across a restart.
+ * Embedded idempotency records in the data dir: the in-memory records (a claim takes its scope before its
+ * first await, so concurrent requests cannot both win), replayed from and written to a journal so they
+ * survive a restart.
  */
 export async function createEmbeddedIdempotencyStore(options: EmbeddedIdempotencyStoreOptions): Promise<IdempotencyStore> {
   const journal = await openJournal<Line>({ dataDir: options.dataDir, fileName: 'idempotency.jsonl', logger: options.logger });
@@ -37,33 +37,14 @@ export async function createEmbeddedIdempotencyStore(options: EmbeddedIdempotenc
     await journal.rewrite([...records].map(([id, doc]) => ({ id, doc })));
   }
   let closed = false;
-  const write = (line: Line) =>
-    closed ? Promise.reject(new LeadfinderError('LF_ERR_UNAVAILABLE', 'idempotency store is closed')) : journal.append([line]);
-
-  return {
-    async claim(record, now) {
-      const id = idempotencyScope(record.accountId, record.key);
-      const held = records.get(id);
-      if (held && held.expiresAt > now) return { won: false, record: { ...held } };
-      records.set(id, { ...record });
-      await write({ id, doc: record });
-      return { won: true, record: { ...record } };
-    },
-    async find(accountId, key, now) {
-      const held = records.get(idempotencyScope(accountId, key));
-      return held && held.expiresAt > now ? { ...held } : null;
-    },
-    async release(record) {
-      const id = idempotencyScope(record.accountId, record.key);
-      if (records.get(id)?.runId !== record.runId) return;
-      records.delete(id);
-      await write({ id, doc: null });
-    },
+  return createInMemoryIdempotencyStore({
+    records,
+    persist: (id, doc) =>
+      closed ? Promise.reject(new LeadfinderError('LF_ERR_UNAVAILABLE', 'idempotency store is closed')) : journal.append([{ id, doc }]),
     async close() {
       if (closed) return;
       closed = true;
       await journal.close();
     },
-  };
+  });
 }
-
