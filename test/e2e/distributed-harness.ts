@@ -4,7 +4,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { clockEnv } from '@leadfinder/testkit';
+import { existsSync } from 'node:fs';
+import { clockEnv, recordSkippedSuite, serverUrl, serversRequired } from '@leadfinder/testkit';
 import { freePort } from '../support/server-process.js';
 
 /**
@@ -364,4 +365,24 @@ export async function accountMoney(edgeUrl: string, adminToken: string, id: stri
   const r = await fetch(`${edgeUrl}/admin/accounts/${id}`, { headers: { authorization: `Bearer ${adminToken}` } });
   if (r.status !== 200) throw new Error(`admin account: ${r.status} ${await r.text()}`);
   return (await r.json()) as { balanceMicrousd: number; heldMicrousd: number; availableMicrousd: number };
+}
+
+export interface DistributedServers {
+  mongoUrl: string | null;
+  natsBin: string;
+  /** Both servers are there; otherwise the suite is recorded as skipped (or, when servers are required, fails). */
+  ready: boolean;
+}
+
+/** Finds the MongoDB-wire server and nats-server binary a distributed suite runs on, recording a skip without them. */
+export async function distributedServers(suite: string): Promise<DistributedServers> {
+  const mongoUrl = await serverUrl('mongodb');
+  const natsBin = process.env.LEADFINDER_TEST_NATS_BIN ?? join(process.env.HOME ?? '/root', 'go', 'bin', 'nats-server');
+  const natsAvailable = existsSync(natsBin);
+  if (!mongoUrl) recordSkippedSuite(suite, 'mongodb');
+  if (!natsAvailable) {
+    if (serversRequired()) throw new Error(`nats-server not found at ${natsBin} (set LEADFINDER_TEST_NATS_BIN), but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
+    recordSkippedSuite(suite, 'nats');
+  }
+  return { mongoUrl, natsBin, ready: mongoUrl !== null && natsAvailable };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedgerInvariants, silentLogger } from '@leadfinder/platform';
 import { createMongoStore } from '@leadfinder/platform/mongo';
 import type { Store } from '@leadfinder/platform';
-import { recordSkippedSuite, serverUrl, serversRequired, uniqueName } from '@leadfinder/testkit';
+import { uniqueName } from '@leadfinder/testkit';
 import { microsToUsdDisplay } from '@leadfinder/wire';
 import {
-  accountMoney, apiClient, createAccount, readEventStream, startFakeWeb, startNatsServer, startRole, waitTerminal, waitUntil,
+  accountMoney, apiClient, createAccount, distributedServers, readEventStream, startFakeWeb, startNatsServer, startRole, waitTerminal, waitUntil,
 } from './distributed-harness.js';
 import type { FakeWeb, Frame, Proc, RoleProc } from './distributed-harness.js';
 import { freePort } from '../support/server-process.js';
@@ -39,14 +39,7 @@ const STOP_BOUND_MS = 5000;
 /** A dead coordinator's runs must end within the lease TTL plus a reaper pass (contract: < 30 s). */
 const INTERRUPT_BOUND_MS = LEASE_TTL_MS + 12_000;
 
-const mongoUrl = await serverUrl('mongodb');
-const natsBin = process.env.LEADFINDER_TEST_NATS_BIN ?? join(process.env.HOME ?? '/root', 'go', 'bin', 'nats-server');
-const natsAvailable = existsSync(natsBin);
-if (!mongoUrl) recordSkippedSuite(SUITE, 'mongodb');
-if (!natsAvailable) {
-  if (serversRequired()) throw new Error(`nats-server not found at ${natsBin} (set LEADFINDER_TEST_NATS_BIN), but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
-  recordSkippedSuite(SUITE, 'nats');
-}
+const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUITE);
 
 const eventTypes = (frames: Frame[]) => frames.map((f) => f.event.type);
 const lastCostMicros = (frames: Frame[]) => {
@@ -54,7 +47,7 @@ const lastCostMicros = (frames: Frame[]) => {
   return costs.length ? Math.round(Number(costs.at(-1)!.event.usd) * 1e6) : 0;
 };
 
-describe.skipIf(!mongoUrl || !natsAvailable)('leadfinder as separate processes over NATS JetStream and MongoDB', () => {
+describe.skipIf(!serversReady)('leadfinder as separate processes over NATS JetStream and MongoDB', () => {
   const dbName = uniqueName('lf_e2e_dist');
   const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-distributed-'));
   const procs: Proc[] = [];

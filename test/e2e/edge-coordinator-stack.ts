@@ -4,34 +4,14 @@
  * and a MongoDB-wire database unique to the suite. One place for the server checks, start-up and clean-up.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll } from 'vitest';
-import { recordSkippedSuite, serverUrl, serversRequired, uniqueName } from '@leadfinder/testkit';
+import { uniqueName } from '@leadfinder/testkit';
 import { startNatsServer, startRole } from './distributed-harness.js';
-import type { Proc, RoleProc } from './distributed-harness.js';
-
-export interface DistributedServers {
-  mongoUrl: string | null;
-  natsBin: string;
-  /** Both servers are there; otherwise the suite is recorded as skipped (or, when servers are required, fails). */
-  ready: boolean;
-}
-
-/** Finds the MongoDB-wire server and nats-server binary a distributed suite runs on, recording a skip without them. */
-export async function distributedServers(suite: string): Promise<DistributedServers> {
-  const mongoUrl = await serverUrl('mongodb');
-  const natsBin = process.env.LEADFINDER_TEST_NATS_BIN ?? join(process.env.HOME ?? '/root', 'go', 'bin', 'nats-server');
-  const natsAvailable = existsSync(natsBin);
-  if (!mongoUrl) recordSkippedSuite(suite, 'mongodb');
-  if (!natsAvailable) {
-    if (serversRequired()) throw new Error(`nats-server not found at ${natsBin} (set LEADFINDER_TEST_NATS_BIN), but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
-    recordSkippedSuite(suite, 'nats');
-  }
-  return { mongoUrl, natsBin, ready: mongoUrl !== null && natsAvailable };
-}
+import type { DistributedServers, Proc, RoleProc } from './distributed-harness.js';
 
 export interface EdgeAndCoordinator {
   adminToken: string;

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { normaliseName, type FinalEvent } from '@leadfinder/wire';
-import { distributedServers, edgeAndCoordinator } from './edge-coordinator-stack.js';
+import { distributedServers } from './distributed-harness.js';
+import { edgeAndCoordinator } from './edge-coordinator-stack.js';
 import { createAccount } from '../support/server-process.js';
 import { eventsOf, searchApi, type SearchBody } from '../support/search-api.js';
 

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@leadfinder/platform';
 import { connectNats, type NatsHandle } from '@leadfinder/platform/nats';
-import { recordSkippedSuite, serverUrl, serversRequired, uniqueName } from '@leadfinder/testkit';
-import { apiClient, createAccount, readEventStream, startNatsServer, startRole, waitUntil } from './distributed-harness.js';
+import { uniqueName } from '@leadfinder/testkit';
+import { apiClient, createAccount, distributedServers, readEventStream, startNatsServer, startRole, waitUntil } from './distributed-harness.js';
 import type { Proc, RoleProc } from './distributed-harness.js';
 
 /**
@@ -20,16 +20,9 @@ const ADMIN = 'e2e-admin-token-0123456789abcdefghijkl';
 const RUNS = 50;
 const BATCH = 5;
 
-const mongoUrl = await serverUrl('mongodb');
-const natsBin = process.env.LEADFINDER_TEST_NATS_BIN ?? join(process.env.HOME ?? '/root', 'go', 'bin', 'nats-server');
-const natsAvailable = existsSync(natsBin);
-if (!mongoUrl) recordSkippedSuite(SUITE, 'mongodb');
-if (!natsAvailable) {
-  if (serversRequired()) throw new Error(`nats-server not found at ${natsBin} (set LEADFINDER_TEST_NATS_BIN), but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
-  recordSkippedSuite(SUITE, 'nats');
-}
+const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUITE);
 
-describe.skipIf(!mongoUrl || !natsAvailable)('NATS after 50 followed runs', () => {
+describe.skipIf(!serversReady)('NATS after 50 followed runs', () => {
   const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-nats-leftovers-'));
   const procs: Proc[] = [];
   let server: Proc & { url: string };

@@ -5,8 +5,8 @@
  * events carry per_row_usd and projected_usd through JetStream, and the hold is settled to the charge.
  */
 import { describe, expect, it } from 'vitest';
-import { accountMoney } from './distributed-harness.js';
-import { distributedServers, edgeAndCoordinator } from './edge-coordinator-stack.js';
+import { accountMoney, distributedServers } from './distributed-harness.js';
+import { edgeAndCoordinator } from './edge-coordinator-stack.js';
 import { createAccount } from '../support/server-process.js';
 import { eventsOf, searchApi, type SearchBody } from '../support/search-api.js';
 

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordSkippedSuite, serverUrl, serversRequired, uniqueName } from '@leadfinder/testkit';
-import { startNatsServer, startRole } from './distributed-harness.js';
+import { uniqueName } from '@leadfinder/testkit';
+import { distributedServers, startNatsServer, startRole } from './distributed-harness.js';
 import type { Proc, RoleProc } from './distributed-harness.js';
 import { createAccount } from '../support/server-process.js';
 import { eventually, expectDeliveredOnce, startReceiver, webhookApi } from './webhooks-suite.js';
@@ -14,14 +14,7 @@ const SUITE = 'test/e2e/webhooks-distributed.test.ts';
 const ADMIN = 'e2e-webhooks-admin-token-0123456789abcd';
 const QUERY = 'fintech startups in Berlin that raised a seed round';
 
-const mongoUrl = await serverUrl('mongodb');
-const natsBin = process.env.LEADFINDER_TEST_NATS_BIN ?? join(process.env.HOME ?? '/root', 'go', 'bin', 'nats-server');
-const natsAvailable = existsSync(natsBin);
-if (!mongoUrl) recordSkippedSuite(SUITE, 'mongodb');
-if (!natsAvailable) {
-  if (serversRequired()) throw new Error(`nats-server not found at ${natsBin} (set LEADFINDER_TEST_NATS_BIN), but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
-  recordSkippedSuite(SUITE, 'nats');
-}
+const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUITE);
 
 /**
  * Idempotent create and signed webhooks on the distributed stack: `serve --role` processes over a dedicated nats-server
@@ -29,7 +22,7 @@ if (!natsAvailable) {
  * receiver still fails; an edge started afterwards (nothing of it existed while the deliveries were made)
  * delivers every one of them from the JetStream queues once the receiver recovers.
  */
-describe.skipIf(!mongoUrl || !natsAvailable)('idempotent create and signed webhooks over NATS JetStream and MongoDB', () => {
+describe.skipIf(!serversReady)('idempotent create and signed webhooks over NATS JetStream and MongoDB', () => {
   const dbName = uniqueName('lf_e2e_hooks');
   const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-webhooks-dist-'));
   const procs: Proc[] = [];

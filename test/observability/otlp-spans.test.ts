@@ -6,26 +6,19 @@
  * that silently suppresses tracing (an ignored incoming request in @opentelemetry/instrumentation-http
  * runs its handler with tracing off) and against the driver loading before it is patched.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordSkippedSuite, serverUrl, serversRequired, uniqueName } from '@leadfinder/testkit';
-import { createAccount, startNatsServer, startRole } from '../e2e/distributed-harness.js';
+import { uniqueName } from '@leadfinder/testkit';
+import { createAccount, distributedServers, startNatsServer, startRole } from '../e2e/distributed-harness.js';
 import type { Proc, RoleProc } from '../e2e/distributed-harness.js';
 
 const SUITE = 'test/observability/otlp-spans.test.ts';
 const ADMIN = 'otlp-admin-token-0123456789abcdefghijkl';
-const mongoUrl = await serverUrl('mongodb');
-const natsBin = process.env.LEADFINDER_TEST_NATS_BIN ?? join(process.env.HOME ?? '/root', 'go', 'bin', 'nats-server');
-const natsAvailable = existsSync(natsBin);
-if (!mongoUrl) recordSkippedSuite(SUITE, 'mongodb');
-if (!natsAvailable) {
-  if (serversRequired()) throw new Error(`nats-server not found at ${natsBin} (set LEADFINDER_TEST_NATS_BIN), but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
-  recordSkippedSuite(SUITE, 'nats');
-}
+const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUITE);
 
 /** One exported span, as OTLP/JSON carries it. */
 interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; scope: string; attributes: Record<string, unknown> }
@@ -55,7 +48,7 @@ async function startCollector(): Promise<{ url: string; spans: OtlpSpan[]; close
   };
 }
 
-describe.skipIf(!mongoUrl || !natsAvailable)('OTLP spans of a real edge process', () => {
+describe.skipIf(!serversReady)('OTLP spans of a real edge process', () => {
   const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-otlp-'));
   let nats: Proc & { url: string };
   let edge: RoleProc;

@@ -8,13 +8,13 @@
  * - spans per run grow with rounds and filters, not candidates: a run for 50 rows has at most twice the
  *   spans of a run for 5.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { MongoClient } from 'mongodb';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordSkippedSuite, serverUrl, serversRequired, uniqueName } from '@leadfinder/testkit';
-import { apiClient, createAccount, startFakeWeb, startNatsServer, startRole, waitTerminal, waitUntil } from '../e2e/distributed-harness.js';
+import { uniqueName } from '@leadfinder/testkit';
+import { apiClient, createAccount, distributedServers, startFakeWeb, startNatsServer, startRole, waitTerminal, waitUntil } from '../e2e/distributed-harness.js';
 import type { FakeWeb, Proc, RoleProc } from '../e2e/distributed-harness.js';
 import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
@@ -22,14 +22,7 @@ import { coverage, startCollector } from './otlp-collector.js';
 import type { CollectedSpan } from './otlp-collector.js';
 
 const SUITE = 'test/observability/run-coverage.test.ts';
-const mongoUrl = await serverUrl('mongodb');
-const natsBin = process.env.LEADFINDER_TEST_NATS_BIN ?? join(process.env.HOME ?? '/root', 'go', 'bin', 'nats-server');
-const natsAvailable = existsSync(natsBin);
-if (!mongoUrl) recordSkippedSuite(SUITE, 'mongodb');
-if (!natsAvailable) {
-  if (serversRequired()) throw new Error(`nats-server not found at ${natsBin} (set LEADFINDER_TEST_NATS_BIN), but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
-  recordSkippedSuite(SUITE, 'nats');
-}
+const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUITE);
 const ADMIN = 'coverage-admin-token-0123456789abcdefghij';
 const QUERY = 'AI startups in Berlin that raised a seed round in the last year';
 const MIN_COVERAGE = 0.95;
@@ -125,7 +118,7 @@ describe('run trace coverage, embedded (one serve process)', () => {
   checks('embedded', () => ({ small, large }));
 });
 
-describe.skipIf(!mongoUrl || !natsAvailable)('run trace coverage, distributed (edge, coordinator, fetcher, filter over NATS and MongoDB)', () => {
+describe.skipIf(!serversReady)('run trace coverage, distributed (edge, coordinator, fetcher, filter over NATS and MongoDB)', () => {
   const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-coverage-'));
   const dbName = uniqueName('lf_coverage');
   const procs: Proc[] = [];
