@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isTerminal } from '@leadfinder/wire';
 import type { RunEvent, WebhookEventType } from '@leadfinder/wire';
 import type { Clock, EventLog, Logger, RunDoc, Store, WebhookDeliveryDoc, WebhookRunDoc, WebhookStore } from '@leadfinder/platform';
@@ -7,8 +6,8 @@ import { toRunRecord } from '../runs/run-view.js';
 
 /** A delivery is attempted for this long after it was created (injected clock). */
 export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** How often a watched run's record is read for a terminal state (a run whose process died has no `done`). */
-const RECORD_POLL_MS = 500;
+/** How often a watched run's record is read while its log has no end marker (see untilTerminal). */
+const RECORD_CHECK_MS = 10_000;
 
 interface Target {
   endpointId: string | null;
@@ -77,25 +76,35 @@ export async function watchRun(deps: RunWatcherDeps, runId: string, signal: Abor
   await deps.webhooks.runs.markFinished(runId, new Date(deps.clock.now()).toISOString());
 }
 
-/** The run's record once terminal (null when `signal` aborted first); forwards its events meanwhile. */
+/**
+ * The run's record once terminal (null when `signal` aborted first), forwarding its events meanwhile. The
+ * event log is followed until the run's end marker, which the coordinator writes once the record is
+ * terminal; the record is read then, and every RECORD_CHECK_MS in case a run ends with no marker (one the
+ * edge released before any coordinator had it, or a log from before markers).
+ */
 async function untilTerminal(
   deps: RunWatcherDeps, runId: string, signal: AbortSignal,
   forward: ((events: { seq: number; event: RunEvent }[]) => Promise<void>) | null,
 ): Promise<RunDoc | null> {
   let cursor = 0;
   while (!signal.aborted) {
-    if (forward) {
-      const fresh = await deps.events.read(runId, cursor, 1000);
-      if (fresh.length > 0) {
-        cursor = fresh.at(-1)!.seq;
-        await forward(fresh);
-        continue;
+    const check = new AbortController();
+    const stop = () => check.abort();
+    const timer = setTimeout(stop, RECORD_CHECK_MS);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      for await (const sequenced of deps.events.follow(runId, cursor, check.signal)) {
+        cursor = sequenced.seq;
+        if (forward) await forward([sequenced]);
       }
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
     }
+    if (signal.aborted) return null;
     const run = await deps.store.runs.get(runId);
     if (!run) return null;
     if (isTerminal(run.status)) return run;
-    await sleep(RECORD_POLL_MS, undefined, { signal }).catch(() => undefined);
   }
   return null;
 }
