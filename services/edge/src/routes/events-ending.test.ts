@@ -1,8 +1,8 @@
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startHarness } from '../../test/harness.js';
 import type { Harness } from '../../test/harness.js';
+import { startAndFollow as followSearch } from '../../test/follow-stream.js';
 
 /** One harness with production keepalives (15 s), listening on loopback, and one funded account. */
 let h: Harness;
@@ -16,20 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-/** Starts a search and follows its event stream; `ended` resolves when the server closes it. */
-async function startAndFollow(): Promise<{ id: string; stream: { body: string; endedAt: number }; ended: Promise<void> }> {
-  const created = await h.app.inject({ method: 'POST', url: '/v1/searches', headers: bearer(key), payload: { q: 'fintech startups' } });
-  const id = created.json().id as string;
-  const stream = { body: '', endedAt: 0 };
-  const ended = new Promise<void>((resolve) => {
-    httpRequest(`${base}/v1/searches/${id}/events`, { headers: bearer(key) }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (stream.body += c));
-      res.on('end', () => { stream.endedAt = Date.now(); resolve(); });
-    }).end();
-  });
-  return { id, stream, ended };
-}
+const startAndFollow = () => followSearch(h, base, key);
 
 /**
  * With production keepalives (15 s), a live stream of a run that ends without `done` (its process died:

@@ -1,10 +1,10 @@
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@leadfinder/platform';
 import type { RunEvent } from '@leadfinder/wire';
 import { bearer, startHarness } from '../../test/harness.js';
 import type { Harness } from '../../test/harness.js';
+import { startAndFollow as followSearch, type FollowedSearch } from '../../test/follow-stream.js';
 
 /** Production keepalives (15 s): nothing in these tests ends a stream by a keepalive tick. */
 let h: Harness;
@@ -38,20 +38,11 @@ afterAll(async () => {
   await h.close();
 });
 
-async function startAndFollow(): Promise<{ id: string; stream: { body: string; endedAt: number }; ended: Promise<void> }> {
-  const created = await h.app.inject({ method: 'POST', url: '/v1/searches', headers: bearer(key), payload: { q: 'fintech startups' } });
-  const id = created.json().id as string;
-  const stream = { body: '', endedAt: 0 };
-  const ended = new Promise<void>((resolve) => {
-    httpRequest(`${base}/v1/searches/${id}/events`, { headers: bearer(key) }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (stream.body += c));
-      res.on('end', () => { stream.endedAt = Date.now(); resolve(); });
-    }).end();
-  });
+async function startAndFollow(): Promise<FollowedSearch> {
+  const followed = await followSearch(h, base, key);
   // Connected and following (the route has read the run once, to check who owns it).
   await new Promise((r) => setTimeout(r, 200));
-  return { id, stream, ended };
+  return followed;
 }
 
 function tail(runId: string): RunEvent[] {
