@@ -66,6 +66,31 @@ contract('embedded idempotency store', async () => {
   };
 });
 
+describe('embedded idempotency journal compaction', () => {
+  it('drops only the records expired by the injected clock, so a live key still answers with its run after a restart', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'lf-idem-compact-'));
+    dirs.push(dataDir);
+    const first = await createEmbeddedIdempotencyStore({ dataDir, logger: silentLogger });
+    // Three lines over the threshold below: an expired key, a live key, and a released one.
+    expect((await first.claim(record('old', { key: 'old' }), T0)).won).toBe(true);
+    expect((await first.claim(record('live', { key: 'live', expiresAt: T0 + 3 * DAY }), T0 + DAY)).won).toBe(true);
+    expect((await first.claim(record('gone', { key: 'gone', expiresAt: T0 + 3 * DAY }), T0 + DAY)).won).toBe(true);
+    await first.release(record('gone', { key: 'gone' }));
+    await first.close();
+
+    const clock = { now: () => T0 + 2 * DAY };
+    const reopened = await createEmbeddedIdempotencyStore({ dataDir, logger: silentLogger, compactAfterLines: 2, clock });
+    expect((await reopened.find('acct_a', 'live', clock.now()))?.runId).toBe('live');
+    await reopened.close();
+    // What compaction kept is all a later start-up sees: the expired record is gone even at its own time.
+    const later = await createEmbeddedIdempotencyStore({ dataDir, logger: silentLogger });
+    expect(await later.find('acct_a', 'old', T0)).toBeNull();
+    expect(await later.find('acct_a', 'gone', T0 + DAY)).toBeNull();
+    expect((await later.find('acct_a', 'live', T0 + DAY))?.runId).toBe('live');
+    await later.close();
+  });
+});
+
 describe.skipIf(!url)('on a MongoDB-wire server', () => {
   const dbNames: string[] = [];
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../context.js';
 import { LeadfinderError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { createInMemoryIdempotencyStore } from '../../idempotency/memory-store.js';
@@ -10,6 +11,8 @@ export interface EmbeddedIdempotencyStoreOptions {
   logger: Logger;
   /** Drop expired records on start-up once the journal holds more lines than this. @default 10000 */
   compactAfterLines?: number;
+  /** Decides which records compaction drops as expired. @default systemClock */
+  clock?: Clock;
 }
 
 /** One journal line: the record now holding a scope, or null when it was released. */
@@ -32,7 +35,7 @@ export async function createEmbeddedIdempotencyStore(options: EmbeddedIdempotenc
   }
   if (journal.records.length > (options.compactAfterLines ?? 10_000)) {
     // Only the newest 24 h matter; older records are kept until the next compaction at most.
-    const now = Date.now();
+    const now = (options.clock ?? systemClock).now();
     for (const [id, doc] of records) if (doc.expiresAt <= now) records.delete(id);
     await journal.rewrite([...records].map(([id, doc]) => ({ id, doc })));
   }
