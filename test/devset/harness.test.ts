@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEVSET_DAY, KIND_SITES, startDevWeb } from './harness.js';
 import { buildWeb, SHAPES_BY_SPLIT } from './pages.js';
-import { allQueries, goldSet, targetFor, type DevQuery } from './queries.js';
+import { allQueries, goldSet, targetFor, TUNING_ADDITIONS, type DevQuery } from './queries.js';
 import { loadEntities, parseCsv, type DevEntity } from './records.js';
 import { EntityMatcher, scoreQuery } from './score.js';
 import { createDevSearchIndex, searchTokens } from './search-index.js';
@@ -26,9 +26,13 @@ describe('development set data and split', () => {
     expect(queries.length).toBeGreaterThanOrEqual(40);
     expect(new Set(queries.map((q) => q.kind))).toEqual(new Set(['company', 'researcher', 'paper']));
     expect(new Set(queries.map((q) => q.id)).size).toBe(queries.length);
-    const dev = queries.filter((q) => q.split === 'dev').length;
-    const test = queries.filter((q) => q.split === 'test').length;
+    // The first 50 split half and half; queries added for tuning since then are all dev.
+    const original = queries.filter((q) => !TUNING_ADDITIONS.has(q.id));
+    const dev = original.filter((q) => q.split === 'dev').length;
+    const test = original.filter((q) => q.split === 'test').length;
     expect(Math.abs(dev - test)).toBeLessThanOrEqual(1);
+    expect(test).toBeGreaterThanOrEqual(25);
+    expect(queries.filter((q) => TUNING_ADDITIONS.has(q.id)).every((q) => q.split === 'dev')).toBe(true);
     expect(SHAPES_BY_SPLIT.dev.filter((s) => SHAPES_BY_SPLIT.test.includes(s))).toEqual([]);
   });
 
@@ -106,6 +110,25 @@ describe('the fake web', () => {
     expect(about.html).not.toMatch(/<(li|dl|table)\b/);
     expect(dev.some((p) => p.shape === 'table' && p.entities.includes(stripe.key))).toBe(true);
     expect(test.some((p) => p.shape === 'news' && p.entities.includes(stripe.key))).toBe(true);
+  });
+
+  it('writes the database profile, the JSON-LD home page and the press roundup from the fields, every roundup link on the same web', () => {
+    const stripe = byName('Stripe');
+    const card = dev.find((p) => p.shape === 'profile-card' && p.entities[0] === stripe.key)!;
+    expect(card.html).toContain('<dt>HQ</dt><dd>San Francisco, California, United States</dd>');
+    expect(card.html).toMatch(/<dt>Company size<\/dt><dd>[\d,]+-[\d,]+ employees<\/dd>/);
+    const home = dev.find((p) => p.shape === 'homepage-ld' && p.entities[0] === stripe.key)!;
+    expect(home.url).toBe('https://stripe.com/');
+    expect(home.html).toContain('"@graph"');
+    expect(home.html.replace(/<script[\s\S]*?<\/script>/g, '')).not.toContain('San Francisco');
+    const urls = new Set(dev.map((p) => p.url));
+    const roundups = dev.filter((p) => p.shape === 'roundup');
+    expect(roundups.length).toBeGreaterThan(0);
+    for (const r of roundups.slice(0, 50)) {
+      const links = [...r.html.matchAll(/<p>[^<]*<a href="([^"]+)">/g)].map((m) => m[1]!);
+      expect(links.length, r.url).toBe(r.entities.length);
+      for (const l of links) expect(urls.has(l), l).toBe(true);
+    }
   });
 
   it('links each directory line to the entity\'s own profile page on the same web', () => {

@@ -3,8 +3,10 @@
  *
  * dev (for tuning):  profile-list (facts as li "Label: value"), about (prose only), directory (a line per
  *                    entity, linking to its profile), table (one row per entity), infobox (an encyclopedia
- *                    article with a two-column infobox), microdata (a schema.org microdata profile): the last
- *                    two in extra-shapes.ts
+ *                    article with a two-column infobox), microdata (a schema.org microdata profile) (those
+ *                    two in extra-shapes.ts), profile-card (a database profile, dl groups under its
+ *                    labels), homepage-ld (an own home page with a JSON-LD @graph), roundup (a press roundup
+ *                    naming three entities in prose, linked to their pages): the last three in more-shapes.ts
  * test (held out):   profile-dl (facts as dl/dt/dd, other labels), jsonld (facts only in schema.org
  *                    JSON-LD), news (an article naming several entities, linking to their own pages)
  *
@@ -12,15 +14,17 @@
  * complete facts in each split (dev: profile-list and table; test: profile-dl and JSON-LD).
  */
 import { infoboxPage, microdataPage } from './extra-shapes.js';
+import { homepageLdPage, profileCardPage, roundupPages } from './more-shapes.js';
 import { addDays, documentHtml, esc, hashOf, slugify } from './html.js';
 import type { DevEntity } from './records.js';
 import type { EntityGroup, EntityView, KindSite } from './site-model.js';
 
 export type Split = 'dev' | 'test';
-export type Shape = 'profile-list' | 'about' | 'directory' | 'table' | 'infobox' | 'microdata' | 'profile-dl' | 'jsonld' | 'news';
+export type Shape = 'profile-list' | 'about' | 'directory' | 'table' | 'infobox' | 'microdata' | 'profile-card' | 'homepage-ld' | 'roundup'
+  | 'profile-dl' | 'jsonld' | 'news';
 
 export const SHAPES_BY_SPLIT: Record<Split, readonly Shape[]> = {
-  dev: ['profile-list', 'about', 'directory', 'table', 'infobox', 'microdata'],
+  dev: ['profile-list', 'about', 'directory', 'table', 'infobox', 'microdata', 'profile-card', 'homepage-ld', 'roundup'],
   test: ['profile-dl', 'jsonld', 'news'],
 };
 
@@ -209,6 +213,8 @@ class WebBuilder {
       if (shapes.includes('about')) this.about(v);
       if (shapes.includes('infobox')) this.add(infoboxPage(v.entity, this.options.day));
       if (shapes.includes('microdata')) this.add(microdataPage(v.entity, this.options.day));
+      if (shapes.includes('profile-card')) this.add(profileCardPage(v.entity, this.options.day));
+      if (shapes.includes('homepage-ld')) this.add(homepageLdPage(v.entity, this.options.day));
       if (shapes.includes('profile-dl')) this.profileDl(v);
       if (shapes.includes('jsonld')) this.jsonLd(v);
     }
@@ -217,6 +223,7 @@ class WebBuilder {
       if (shapes.includes('directory')) this.directory(g, members);
       if (shapes.includes('table')) this.table(g, members);
       if (shapes.includes('news')) this.news(g, members);
+      if (shapes.includes('roundup')) for (const page of roundupPages(g, members.map((m) => m.entity), this.options.day, shapes)) this.add(page);
     }
   }
 }

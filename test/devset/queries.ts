@@ -58,6 +58,12 @@ function countryVerdict(f: C, countries: readonly string[]): Verdict {
   return bool(f.places.some((p) => p.country !== null && countries.includes(p.country)));
 }
 
+/** In a US state (the record's region code): a record with no place is maybe, a remote-only one no. */
+function stateVerdict(f: C, code: string): Verdict {
+  if (f.places.length === 0) return f.remote ? 'no' : 'maybe';
+  return bool(f.places.some((p) => p.country === 'USA' && p.region === code));
+}
+
 function regionVerdict(f: C, region: string): Verdict {
   if (f.regions.length === 0 || f.regions.includes('Unspecified')) return 'maybe';
   return bool(f.regions.includes(region));
@@ -105,6 +111,8 @@ const ECOMMERCE: Topic = { subindustries: ['Retail'], tags: ['E-commerce', 'Reta
 const SECURITY: Topic = { subindustries: ['Security'], tags: ['Security', 'DevSecOps', 'Identity', 'Compliance', 'Biometrics'], words: /\bsecurity\b|\bfraud\b|\bidentity\b|\bcompliance\b/i };
 const BIOTECH: Topic = { subindustries: ['Therapeutics', 'Industrial Bio', 'Drug Discovery and Delivery', 'Diagnostics'], tags: ['Biotech', 'Synthetic Biology', 'Drug discovery', 'Therapeutics', 'Diagnostics', 'Oncology'], words: /\bbiotech|\bbiolog|\bdrugs?\b|\btherap|\bgenom|\bvaccines?\b/i };
 
+const FOOD: Topic = { subindustries: ['Food and Beverage'], tags: ['Grocery', 'Food Tech', 'Food Service Robots & Machines'], near: ['Delivery', 'Agriculture'], words: /\bfood\b|\brestaurants?\b|\bgrocer|\bmeals?\b|\bbeverages?\b/i };
+
 const SF = ['San Francisco'];
 const NYC = ['New York', 'New York City'];
 const BAY_AREA = ['San Francisco', 'Oakland', 'Palo Alto', 'Mountain View', 'Sunnyvale', 'Redwood City', 'San Carlos', 'Foster City', 'Santa Clara', 'San Mateo', 'San Jose', 'Menlo Park', 'Berkeley', 'Newark', 'Emeryville', 'South San Francisco', 'Burlingame', 'Cupertino'];
@@ -151,6 +159,17 @@ export const COMPANY_QUERIES: DevQuery[] = [
   company('c34', 'test', 'marketplace startups', (f) => topicVerdict(f, { tags: ['Marketplace'], words: /\bmarketplaces?\b/i })),
   company('c35', 'dev', 'startups in Africa', (f) => regionVerdict(f, 'Africa')),
   company('c36', 'test', 'real estate and construction companies', (f) => topicVerdict(f, { industries: ['Real Estate and Construction'], tags: ['Construction', 'Housing'], words: /\breal estate\b|\bconstruction\b|\bhousing\b/i })),
+  // Added with the profile-card, homepage-ld and roundup shapes (dev only): containment in a US state, a headcount
+  // range, a launch-year window, status and hiring words, a batch written either way ("W14", "Winter 2014").
+  company('c37', 'dev', 'consumer startups in California', (f) => all(topicVerdict(f, CONSUMER), stateVerdict(f, 'CA'))),
+  company('c38', 'dev', 'B2B software companies with between 100 and 1,000 employees', (f) => all(topicVerdict(f, B2B_SOFTWARE), sizeVerdict(f, (n) => n >= 100 && n <= 1000))),
+  company('c39', 'dev', 'companies launched after 2020', (f) => (f.launchedAt === null ? 'maybe' : bool(Number(f.launchedAt.slice(0, 4)) > 2020))),
+  company('c40', 'dev', 'nonprofits that are hiring', (f) => all(bool(f.nonprofit), bool(f.hiring))),
+  company('c41', 'dev', 'companies that are no longer operating', (f) => bool(f.status === 'Inactive')),
+  company('c42', 'dev', 'food and beverage companies', (f) => topicVerdict(f, FOOD)),
+  company('c43', 'dev', 'healthcare startups with fewer than 100 employees', (f) => all(topicVerdict(f, HEALTH), sizeVerdict(f, (n) => n < 100))),
+  company('c44', 'dev', 'California companies that were acquired', (f) => all(stateVerdict(f, 'CA'), bool(f.status === 'Acquired'))),
+  company('c45', 'dev', 'YC startups from the Winter 2014 batch', (f) => bool(f.batch === 'Winter 2014' || f.batch === 'W14')),
 ];
 
 // ------------------------------------------------------------------ researchers (Nobel laureates 2008-2016)
@@ -174,6 +193,12 @@ function institution(f: R, words: RegExp): Verdict {
 
 const USA = ['United States of America'];
 
+/** Born in one of `countries` (the record's birth country; "Prussia (Germany)" counts as Germany); none recorded is maybe. */
+function bornIn(f: R, countries: readonly string[]): Verdict {
+  if (!f.birthCountry) return 'maybe';
+  return bool(countries.some((c) => f.birthCountry === c || f.birthCountry!.endsWith(`(${c})`)));
+}
+
 export const RESEARCHER_QUERIES: DevQuery[] = [
   researcher('r01', 'dev', 'Nobel prize winning researchers working in Japan', (f) => worksIn(f, ['Japan'])),
   researcher('r02', 'test', 'women scientists who won a Nobel prize', (f) => bool(f.gender === 'Female')),
@@ -183,6 +208,9 @@ export const RESEARCHER_QUERIES: DevQuery[] = [
   researcher('r06', 'test', 'Nobel laureates in medicine at US institutions', (f) => all(bool(f.category === 'Medicine'), worksIn(f, USA))),
   researcher('r07', 'dev', 'chemistry Nobel laureates working in Europe', (f) => all(bool(f.category === 'Chemistry'), worksIn(f, ['United Kingdom', 'France', 'Germany', 'Netherlands', 'Denmark', 'Norway', 'Belgium']))),
   researcher('r08', 'test', 'economists at the University of Chicago', (f) => all(bool(f.category === 'Economics'), institution(f, /University of Chicago/))),
+  // Added with the new dev shapes: where someone was born is not where they work.
+  researcher('r09', 'dev', 'Nobel laureates born in Japan', (f) => bornIn(f, ['Japan'])),
+  researcher('r10', 'dev', 'physicists born in the United States', (f) => all(bool(f.category === 'Physics'), bornIn(f, USA))),
 ];
 
 // ------------------------------------------------------------------ papers (prize-winning papers)
@@ -202,7 +230,16 @@ export const PAPER_QUERIES: DevQuery[] = [
   paper('p04', 'test', 'physics papers published before 1965', (f) => all(bool(f.field === 'Physics'), bool(f.pubYear < 1965))),
   paper('p05', 'dev', 'papers on Bose-Einstein condensation', (f) => bool(titleHas(f, /bose einstein/))),
   paper('p06', 'test', 'olefin metathesis papers', (f) => (titleHas(f, /metathesis/) ? 'yes' : titleHas(f, /olefin/) ? 'maybe' : 'no')),
+  // Added with the new dev shapes: a decade and an open publication window.
+  paper('p07', 'dev', 'physics papers from the 1970s', (f) => all(bool(f.field === 'Physics'), bool(f.pubYear >= 1970 && f.pubYear <= 1979))),
+  paper('p08', 'dev', 'chemistry papers published after 1985', (f) => all(bool(f.field === 'Chemistry'), bool(f.pubYear > 1985))),
 ];
+
+/**
+ * Queries added for tuning after the set was first split 25/25 (with the profile-card, homepage-ld and roundup
+ * shapes): all in dev, so the held-out half stays exactly what it was.
+ */
+export const TUNING_ADDITIONS: ReadonlySet<string> = new Set(['c37', 'c38', 'c39', 'c40', 'c41', 'c42', 'c43', 'c44', 'c45', 'r09', 'r10', 'p07', 'p08']);
 
 export function allQueries(): DevQuery[] {
   return [...COMPANY_QUERIES, ...RESEARCHER_QUERIES, ...PAPER_QUERIES];
