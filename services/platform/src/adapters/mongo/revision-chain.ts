@@ -52,6 +52,13 @@ export interface CompactorOptions {
   everyMs?: number;
   /** Compact at once when this many are queued. @default 2000 */
   maxQueued?: number;
+  /**
+   * Revisions per write. FerretDB (SQLite) applies an update document by document, each found by a scan,
+   * inside one write that holds its database's only writer: a thousand at once kept every other write
+   * (lease renewals among them) waiting for seconds. Smaller writes, one after another, let them in
+   * between. @default 25
+   */
+  maxPerWrite?: number;
 }
 
 /**
@@ -67,11 +74,13 @@ export class Compactor {
   private closed = false;
   private readonly everyMs: number;
   private readonly maxQueued: number;
+  private readonly maxPerWrite: number;
 
   /** `compact` drops the bodies of (or deletes) the documents with these `_id`s, in one write. */
   constructor(private readonly compact: (ids: string[]) => Promise<unknown>, options: CompactorOptions = {}) {
     this.everyMs = options.everyMs ?? 5000;
     this.maxQueued = options.maxQueued ?? 2000;
+    this.maxPerWrite = options.maxPerWrite ?? 25;
   }
 
   supersede(revisionId: string): void {
@@ -92,9 +101,12 @@ export class Compactor {
     await this.running;
     const ids = this.queued.splice(0);
     if (ids.length === 0) return;
-    this.running = this.compact(ids).then(() => undefined, () => {
+    this.running = (async () => {
+      for (let i = 0; i < ids.length; i += this.maxPerWrite) {
         // Best effort: a body left behind costs only space; the next flush does not retry it.
-      });
+        await this.compact(ids.slice(i, i + this.maxPerWrite)).catch(() => undefined);
+      }
+    })();
     await this.running;
     this.running = null;
   }

@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from 'mongodb';
+import type { Db, MongoClient } from 'mongodb';
 import { UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type {
@@ -9,17 +9,16 @@ import {
   decideReserveHold, fencedRunOps, newAccount, runIs, toAccountDoc,
 } from '../../store/transitions.js';
 import { AccountBook } from './account-book.js';
+import { storeClient, type MongoCommandHooks } from './client.js';
 import { InsertBatcher } from './revision-chain.js';
 import { RunLeases } from './run-leases.js';
 import { conflictError, isDuplicateKey, VersionedCollection } from './versioned.js';
 
-export interface MongoStoreOptions {
-  /** mongodb:// URL of a MongoDB or FerretDB server. */
-  url: string;
-  /** Called with each command sent to the server (tests count round trips and bytes, bench/ times writes). */
-  onCommand?: (command: { name: string; collection: string; requestId: number; bytes: number; text: string }) => void;
-  /** Called when a command has been answered (or failed), with the same requestId. */
-  onCommandDone?: (command: { requestId: number; durationMs: number; failed: boolean }) => void;
+export interface MongoStoreOptions extends MongoCommandHooks {
+  /** mongodb:// URL of a MongoDB or FerretDB server; ignored when `client` is given. */
+  url?: string;
+  /** A connected client shared with the process's other stores (connectMongo); its owner closes it. */
+  client?: MongoClient;
   dbName: string;
   logger: Logger;
   /** @default 5000 */
@@ -39,33 +38,18 @@ const toRunDoc = ({ insertedSeq: _seq, ...run }: RunRecord): RunDoc => run;
  * without isolated updates.
  */
 export async function createMongoStore(options: MongoStoreOptions): Promise<Store> {
-  const client = new MongoClient(options.url, {
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000,
-    ...(options.onCommand || options.onCommandDone ? { monitorCommands: true } : {}),
-  });
-  const { onCommand, onCommandDone } = options;
-  if (onCommand) {
-    client.on('commandStarted', (e) => {
-      const text = JSON.stringify(e.command);
-      const collection = String((e.command as Record<string, unknown>)[e.commandName] ?? '');
-      onCommand({ name: e.commandName, collection, requestId: e.requestId, bytes: text.length, text });
-    });
-  }
-  if (onCommandDone) {
-    client.on('commandSucceeded', (e) => onCommandDone({ requestId: e.requestId, durationMs: e.duration, failed: false }));
-    client.on('commandFailed', (e) => onCommandDone({ requestId: e.requestId, durationMs: e.duration, failed: true }));
-  }
-  try {
-    await client.connect();
-  } catch (cause) {
-    throw new UnavailableError('mongodb', `cannot connect to MongoDB: ${(cause as Error).message}`, { cause });
-  }
+  const { client, close: closeClient } = await storeClient(options);
   const db = client.db(options.dbName);
   // Queries filter runs on status and settled only (and recheck the current document).
   // Queries filter runs on status, settled and the claim (owner, epoch, its expiry); progress writes
   // change none of these, so they leave the head alone (on FerretDB a head rewrite scans the collection).
   const runDocs = new VersionedCollection<RunRecord>(db, 'runs', {
     headKey: (r) => `${r.status}/${r.settled}/${r.lease?.owner}/${r.lease?.epoch}/${r.lease?.expiresAt}`,
+    // What the queries below filter and sort on (and the indexes cover); the rest rides along as text.
+    headFields: (r) => ({
+      id: r.id, accountId: r.accountId, status: r.status, settled: r.settled, createdAt: r.createdAt, insertedSeq: r.insertedSeq,
+      deadlineAt: r.deadlineAt, lease: r.lease,
+    }),
   });
   const book = new AccountBook(db);
   const leases = new RunLeases(db);
@@ -118,8 +102,16 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
       const extended = doc ? await leases.effective(toRunDoc(doc)) : null;
       return updateRun(id, (run) => decide(extended && extended.lease?.epoch === run.lease?.epoch ? { ...run, lease: extended.lease } : run));
     }).claim,
+    // Checked on the run's head, not its revision chain: a claim rewrites the head (owner and epoch are in
+    // the head key) and so does the end of the run (status), so a renewal learns of either from one read
+    // of the small heads collection. Rolling the chain forward ends on a point read of a revision that
+    // does not exist, which FerretDB answers by scanning every revision of every run, and renewals are
+    // the most frequent store call of a busy coordinator. A head that lags a rival claim (its claimer died
+    // between the two writes) only lets this renewal extend the old epoch, which counts for nobody: the
+    // stale owner is refused at its next fenced write, and the lease keeper confirms the lease on the
+    // current run before a tail.
     async renew(id, lease, ttlMs, now) {
-      const { doc } = await runDocs.read(id);
+      const { doc } = await runDocs.head(id);
       const renewed = doc && applyRenew(toRunDoc(doc), lease, ttlMs, now);
       if (!renewed) return null;
       await leases.renew(id, renewed.lease);
@@ -127,7 +119,19 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     },
     // Head filters below only use fields a lagging head still matches (status leaves `running` once,
     // `settled` turns true once); the exact test runs on the current document.
-    findLapsed: (now) => runningWhere((h) => h.lease === null || h.lease.expiresAt <= now, (r) => runIs.lapsed(r, now)),
+    // A head whose claim has outlived its own expiry is a candidate only when no live renewal of that
+    // claim exists: one scan of the renewals instead of reading every long-running run on every pass (each
+    // read is a scan of its own on FerretDB, and past one TTL every running run's head qualifies). A head
+    // with no claim is left out: a claim always rewrites the head, and a claimer that died before it
+    // could leaves its work message unacknowledged, so the run is claimed again (and ended) from there,
+    // or by its deadline.
+    findLapsed: async (now) => {
+      const live = await leases.liveClaims(now);
+      return runningWhere(
+        (h) => h.lease !== null && h.lease.expiresAt <= now && !live.has(`${h.id}:${h.lease.epoch}`),
+        (r) => runIs.lapsed(r, now),
+      );
+    },
     findOverdue: (nowIso) => runningWhere((h) => h.deadlineAt <= nowIso, (r) => runIs.overdue(r, nowIso)),
     findUnclaimed: async () => (await running()).filter(runIs.unclaimed),
     findUnsettled: async () => (await runDocs.find({ settled: false })).map(toRunDoc).filter(runIs.unsettled),
@@ -256,7 +260,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     },
     async close() {
       await Promise.all([runDocs.close(), book.close(), leases.close()]);
-      await client.close();
+      await closeClient();
     },
   };
 }

@@ -27,13 +27,27 @@ export interface Current<T> {
   doc: T | null;
 }
 
-type Head = Document & { _id: string; _v: number };
+type Head = Document & { _id: string; _v: number; _body?: string };
 interface Revision<T> {
   _id: string;
   v: number;
-  /** Absent once compacted (superseded); null when this revision deleted the document. */
+  /** The document as one JSON string (see STORED AS TEXT below); absent once compacted. */
+  body?: string;
+  /** Null when this revision deleted the document; a document here is a revision written before bodies were text. */
   doc?: T | null;
 }
+
+/*
+ * STORED AS TEXT: a revision's document is one JSON string (`body`), and a head keeps only the fields
+ * queries use beside it (`headFields`) with the whole document as `_body`. Nothing ever queries inside
+ * them, and FerretDB's SQLite backend converts the JSON of every row it scans (every point read and
+ * every update is a scan there) into its binary form: a nested document costs a parse of every field, a
+ * string a copy. Measured on FerretDB 1.24, 2,000 revisions of 4 KB: a read of a missing `_id` took
+ * 360 ms with nested documents and 16–33 ms with text bodies. Revisions and heads written before (a
+ * nested `doc`, a head that is the document) are still read.
+ */
+const fromRevision = <T>(rev: Revision<T>): T | null | undefined =>
+  typeof rev.body === 'string' ? (JSON.parse(rev.body) as T) : rev.doc;
 
 const DUPLICATE_KEY = 11000;
 export const isDuplicateKey = (e: unknown) => (e as { code?: number } | null)?.code === DUPLICATE_KEY;
@@ -41,6 +55,11 @@ export const isDuplicateKey = (e: unknown) => (e as { code?: number } | null)?.c
 export interface VersionedOptions<T> {
   /** The fields queries filter on: the head is rewritten only when these change. @default every change */
   headKey?: (doc: T) => string;
+  /**
+   * The fields queries filter or sort on, kept as fields of the head beside the whole document as text.
+   * @default the whole document as fields (no text copy)
+   */
+  headFields?: (doc: T) => Document;
   /** How many documents' latest revisions to remember. @default 20000 */
   cacheSize?: number;
 }
@@ -63,16 +82,17 @@ export class VersionedCollection<T extends { id: string }> {
     this.revisionInserts = new InsertBatcher((docs) => this.revisions.insertMany(docs as never, { ordered: false }));
     this.headInserts = new InsertBatcher((docs) => this.heads.insertMany(docs, { ordered: false }));
     this.compactor = new Compactor((ids) =>
-      this.revisions.updateMany({ _id: { $in: ids } }, { $unset: { doc: '' }, $set: { compacted: true } } as never));
+      this.revisions.updateMany({ _id: { $in: ids } }, { $unset: { doc: '', body: '' }, $set: { compacted: true } } as never));
   }
 
   async create(doc: T): Promise<boolean> {
-    if (!(await this.revisionInserts.insert({ _id: `${doc.id}:1`, v: 1, doc }))) return false;
+    if (!(await this.revisionInserts.insert({ _id: `${doc.id}:1`, v: 1, body: JSON.stringify(doc) }))) return false;
     this.remember(doc.id, { v: 1, doc });
     // Unlike later head writes this one must land: queries only see documents that have a head. An
     // insert, not an upsert: on FerretDB an upsert scans the collection.
-    if (!(await this.headInserts.insert({ ...doc, _id: doc.id, _v: 1 }))) {
-      await this.heads.replaceOne({ _id: doc.id }, { ...doc, _id: doc.id, _v: 1 }, { upsert: true });
+    const head = this.toHead(doc.id, 1, doc);
+    if (!(await this.headInserts.insert(head))) {
+      await this.heads.replaceOne({ _id: doc.id }, head, { upsert: true });
     }
     return true;
   }
@@ -84,6 +104,18 @@ export class VersionedCollection<T extends { id: string }> {
       from = head ? this.fromHead(head) : { v: 0, doc: null };
     }
     return this.rollForward(id, from);
+  }
+
+  /**
+   * The document as its head has it, or as this process last saw it when that is newer: one point read of
+   * the small heads collection and no roll-forward along the revisions. It lags every change that the
+   * head key leaves out, and a head write that failed or raced; for checks that a later write fences.
+   */
+  async head(id: string): Promise<Current<T>> {
+    const head = await this.heads.findOne({ _id: id });
+    const fromHead = head ? this.fromHead(head) : { v: 0, doc: null };
+    const known = this.seen.get(id);
+    return known && known.v > fromHead.v ? known : fromHead;
   }
 
   /**
@@ -129,7 +161,7 @@ export class VersionedCollection<T extends { id: string }> {
       const { next, out } = decide(cur.doc);
       if (next === undefined) return out;
       const v = cur.v + 1;
-      if (!(await this.revisionInserts.insert({ _id: `${id}:${v}`, v, doc: next }))) {
+      if (!(await this.revisionInserts.insert({ _id: `${id}:${v}`, v, ...(next === null ? { doc: null } : { body: JSON.stringify(next) }) }))) {
         // Another process committed v first: back off briefly (jittered) and decide again on its result.
         if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
         continue;
@@ -157,12 +189,13 @@ export class VersionedCollection<T extends { id: string }> {
         continue;
       }
       // A compacted revision has a successor: keep going from it.
-      if (rev.doc === undefined) {
+      const doc = fromRevision(rev);
+      if (doc === undefined) {
         compactedAt = rev.v;
         cur = { v: rev.v, doc: null };
         continue;
       }
-      cur = { v: rev.v, doc: rev.doc };
+      cur = { v: rev.v, doc };
       this.remember(id, cur);
       return cur;
     }
@@ -179,7 +212,7 @@ export class VersionedCollection<T extends { id: string }> {
 
   /** Best effort: the head is a hint, so a failed or raced write costs readers a roll-forward, no more. */
   private async writeHead(id: string, v: number, doc: T | null): Promise<void> {
-    const head: Head = doc === null ? { _id: id, _v: v, _deleted: true } : { ...doc, _id: id, _v: v };
+    const head: Head = doc === null ? { _id: id, _v: v, _deleted: true } : this.toHead(id, v, doc);
     try {
       await this.heads.replaceOne({ _id: id, _v: { $lt: v } }, head, { upsert: true });
     } catch {
@@ -189,8 +222,14 @@ export class VersionedCollection<T extends { id: string }> {
 
   private fromHead(head: Head): Current<T> {
     if (head._deleted === true) return { v: head._v, doc: null };
+    if (typeof head._body === 'string') return { v: head._v, doc: JSON.parse(head._body) as T };
     const { _id, _v, ...doc } = head;
     return { v: _v, doc: doc as unknown as T };
+  }
+
+  private toHead(id: string, v: number, doc: T): Head {
+    const fields = this.options.headFields;
+    return fields ? { ...fields(doc), _id: id, _v: v, _body: JSON.stringify(doc) } : { ...doc, _id: id, _v: v };
   }
 }
 
