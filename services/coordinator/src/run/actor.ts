@@ -18,8 +18,10 @@ export async function handleWorkItem(deps: RunDeps, item: WorkItem): Promise<voi
   if (!claimed) {
     const run = await deps.store.runs.get(item.runId);
     if (!run || isTerminal(run.status)) return item.ack();
-    // Someone else holds it; look again once their lease could have lapsed.
-    const wait = run.lease ? Math.max(250, run.lease.expiresAt - now + 250) : Math.floor(ttl / 3);
+    // Someone else holds it; look again once their lease could have lapsed. The record's expiry is its
+    // claim's (renewals may live apart from the run and extend it), so it is no sooner than a renewal
+    // period away: an expiry already past means renewed, not lapsed (the claim would have succeeded).
+    const wait = run.lease ? Math.max(Math.floor(ttl / 3), run.lease.expiresAt - now + 250) : Math.floor(ttl / 3);
     return requeue(deps, item, wait, 'leased by another coordinator');
   }
   deps.logger.info('run claimed', { runId: item.runId, epoch: claimed.lease.epoch, deliveryCount: item.deliveryCount, started: claimed.before.started });

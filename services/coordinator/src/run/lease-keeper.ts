@@ -41,9 +41,30 @@ export class LeaseKeeper {
   start(): void {
     const interval = Math.max(50, Math.floor(this.o.ttlMs / 3));
     this.timer = setInterval(() => {
+      // The dispatch message is kept at every tick, whether or not the store has answered the last
+      // renewal: it says this process is alive and driving the run. Tied to renewals, a store slower than
+      // the ack wait (FerretDB under load) let the queue hand a run that was being driven to the other
+      // coordinator, which then polled it every 250 ms.
+      if (!this.lost) this.keepMessage();
       if (!this.ticking) this.ticking = this.renew().then(() => undefined).finally(() => (this.ticking = null));
     }, interval);
     this.timer.unref?.();
+  }
+
+  /**
+   * Confirm on the current run (not a hint of it) that the lease is still ours, then renew: before a
+   * tail, whose events go to the unfenced event log. False when the lease is lost (then onLost has been
+   * called).
+   */
+  async confirm(): Promise<boolean> {
+    if (this.lost) return false;
+    const run = await this.o.runs.get(this.o.runId).catch(() => undefined);
+    // Unreadable: the renewal below decides (it fails, and past the expiry the lease counts as lost).
+    if (run === null || (run && (run.status !== 'running' || run.lease?.owner !== this.current.owner || run.lease.epoch !== this.current.epoch))) {
+      this.markLost();
+      return false;
+    }
+    return this.renew();
   }
 
   /** Renew now; false when the lease is lost (then onLost has been called). */
@@ -56,15 +77,18 @@ export class LeaseKeeper {
         return false;
       }
       this.current = renewed;
-      await this.o.item?.working().catch((error: unknown) => {
-        this.o.logger.debug('in-progress ack failed', { runId: this.o.runId, error: String(error) });
-      });
       return true;
     } catch (error) {
       this.o.logger.warn('lease renewal failed', { runId: this.o.runId, error: String(error) });
       if (this.o.clock.now() >= this.current.expiresAt) this.markLost();
       return !this.lost;
     }
+  }
+
+  private keepMessage(): void {
+    void this.o.item?.working().catch((error: unknown) => {
+      this.o.logger.debug('in-progress ack failed', { runId: this.o.runId, error: String(error) });
+    });
   }
 
   /** Called when a fenced write was refused: the lease belongs to someone else now. */

@@ -291,8 +291,9 @@ export class RunSession {
    * made the run terminal.
    */
   private async finish(outcome: RunOutcome): Promise<boolean> {
-    // Confirm the lease before the tail: the event log is not fenced, the store is.
-    if (!(await this.keeper.renew())) return false;
+    // Confirm the lease on the current run before the tail: the event log is not fenced, the store is
+    // (periodic renewals check a hint of the run, enough to keep it, not to write a tail on).
+    if (!(await this.keeper.confirm())) return false;
     // The fresh lease covers the tail. No periodic renewal after this point: once the tail makes the
     // run terminal the store refuses renewals, which would read as a lost lease.
     await this.keeper.stop();
