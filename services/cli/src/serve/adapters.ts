@@ -55,16 +55,21 @@ export async function openInfrastructure(config: Config, logger: Logger, needsDa
   if (config.LEADFINDER_MONGODB_URL) {
     // Imported here, not at the top: the driver loads after startTelemetry has enabled the MongoDB
     // instrumentation (which patches the driver's modules as they load), and a role without MongoDB never loads it.
-    const { createMongoIdempotencyStore, createMongoStore, createMongoWebhookStore } = await import('@leadfinder/platform/mongo');
-    store = await createMongoStore({ url: config.LEADFINDER_MONGODB_URL, dbName: config.LEADFINDER_MONGODB_DB, logger: logger.child({ component: 'mongo' }) });
-    idempotency = await createMongoIdempotencyStore({ url: config.LEADFINDER_MONGODB_URL, dbName: config.LEADFINDER_MONGODB_DB });
-    webhooks = await createMongoWebhookStore({ url: config.LEADFINDER_MONGODB_URL, dbName: config.LEADFINDER_MONGODB_DB });
+    const { connectMongo, createMongoIdempotencyStore, createMongoStore, createMongoWebhookStore } = await import('@leadfinder/platform/mongo');
+    // One client (one connection pool) for the three stores, closed after them.
+    const client = await connectMongo({ url: config.LEADFINDER_MONGODB_URL });
+    closers.push(() => client.close());
+    const dbName = config.LEADFINDER_MONGODB_DB;
+    store = await createMongoStore({ client, dbName, logger: logger.child({ component: 'mongo' }) });
+    idempotency = await createMongoIdempotencyStore({ client, dbName });
+    webhooks = await createMongoWebhookStore({ client, dbName });
   } else {
     store = await createEmbeddedStore({ dataDir: join(dataDir, 'store'), logger: logger.child({ component: 'store' }) });
     idempotency = await createEmbeddedIdempotencyStore({ dataDir: join(dataDir, 'store'), logger: logger.child({ component: 'idempotency' }) });
     webhooks = await createEmbeddedWebhookStore({ dataDir: join(dataDir, 'store'), logger: logger.child({ component: 'webhooks' }) });
   }
-  closers.push(() => store.close(), () => idempotency.close(), () => webhooks.close());
+  // The stores close before the client they share (which is already in the list).
+  closers.unshift(() => store.close(), () => idempotency.close(), () => webhooks.close());
 
   let events: EventLog;
   let work: WorkQueue;

@@ -1,10 +1,14 @@
-import { MongoClient } from 'mongodb';
+import type { MongoClient } from 'mongodb';
 import { UnavailableError } from '../../errors.js';
+import { storeClient } from './client.js';
 import { idempotencyScope } from '../../ports/idempotency.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../../ports/idempotency.js';
 
 export interface MongoIdempotencyStoreOptions {
-  url: string;
+  /** mongodb:// URL; ignored when `client` is given. */
+  url?: string;
+  /** A connected client shared with the process's other stores (connectMongo); its owner closes it. */
+  client?: MongoClient;
   dbName: string;
   /** @default 5000 */
   serverSelectionTimeoutMs?: number;
@@ -23,12 +27,7 @@ const strip = ({ _id, scope: _scope, gen: _gen, ...record }: Stored): Idempotenc
  * insert lands (FerretDB included); the losers read the winner. No record is ever updated in place.
  */
 export async function createMongoIdempotencyStore(options: MongoIdempotencyStoreOptions): Promise<IdempotencyStore> {
-  const client = new MongoClient(options.url, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000 });
-  try {
-    await client.connect();
-  } catch (cause) {
-    throw new UnavailableError('mongodb', `cannot connect to MongoDB: ${(cause as Error).message}`, { cause });
-  }
+  const { client, close } = await storeClient(options);
   const col = client.db(options.dbName).collection<Stored>('idempotency_keys');
   await col.createIndex({ scope: 1, gen: -1 });
   const newest = (scope: string) => col.find({ scope }).sort({ gen: -1 }).limit(1).next();
@@ -58,6 +57,6 @@ export async function createMongoIdempotencyStore(options: MongoIdempotencyStore
       // Matched by run id (unique), so a newer generation of the scope is never removed.
       await col.deleteOne({ scope: idempotencyScope(record.accountId, record.key), runId: record.runId });
     },
-    close: () => client.close(),
+    close,
   };
 }

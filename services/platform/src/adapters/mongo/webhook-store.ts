@@ -1,9 +1,12 @@
-import { MongoClient } from 'mongodb';
-import { UnavailableError } from '../../errors.js';
+import type { MongoClient } from 'mongodb';
+import { storeClient } from './client.js';
 import type { SigningSecret, WebhookDeliveryDoc, WebhookEndpointDoc, WebhookRunDoc, WebhookStore } from '../../ports/webhooks.js';
 
 export interface MongoWebhookStoreOptions {
-  url: string;
+  /** mongodb:// URL; ignored when `client` is given. */
+  url?: string;
+  /** A connected client shared with the process's other stores (connectMongo); its owner closes it. */
+  client?: MongoClient;
   dbName: string;
   /** @default 5000 */
   serverSelectionTimeoutMs?: number;
@@ -20,12 +23,7 @@ const withoutId = <T extends { _id: string }>({ _id, ...rest }: T): Omit<T, '_id
  * time, the delivery's sender or the account's own request, so FerretDB's unisolated updates lose nothing.
  */
 export async function createMongoWebhookStore(options: MongoWebhookStoreOptions): Promise<WebhookStore> {
-  const client = new MongoClient(options.url, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000 });
-  try {
-    await client.connect();
-  } catch (cause) {
-    throw new UnavailableError('mongodb', `cannot connect to MongoDB: ${(cause as Error).message}`, { cause });
-  }
+  const { client, close } = await storeClient(options);
   const db = client.db(options.dbName);
   const endpoints = db.collection<WebhookEndpointDoc & { _id: string }>('webhook_endpoints');
   const secrets = db.collection<SigningSecret & { _id: string }>('webhook_secrets');
@@ -94,6 +92,6 @@ export async function createMongoWebhookStore(options: MongoWebhookStoreOptions)
         (await deliveries.find({ accountId, ...(runId === undefined ? {} : { runId }) }).sort({ createdAt: -1, _id: 1 }).limit(limit).toArray()).map(withoutId),
       listPending: async () => (await deliveries.find({ status: 'pending' }).toArray()).map(withoutId),
     },
-    close: () => client.close(),
+    close,
   };
 }
