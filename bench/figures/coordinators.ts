@@ -7,7 +7,8 @@ import { summarize } from '../support/stats.js';
 import { availableParallelism, loadavg } from 'node:os';
 
 const FIGURE = 'coordinators under load';
-const CONCURRENT = 50;
+/** LEADFINDER_BENCH_COORD_RUNS changes it for a quicker look (the goal is held at 50). */
+const CONCURRENT = Number(process.env.LEADFINDER_BENCH_COORD_RUNS) || 50;
 const GOAL_RATIO = 2;
 const QUERY = 'startups based in Berlin';
 const TARGET = 20;
@@ -50,18 +51,24 @@ export const coordinators: Figure = {
       await timed();
       const alone: number[] = [];
       const cpuBefore = await fleet.cpuSeconds();
+      const commandsBefore = await fleet.databaseCommands();
       for (let i = 0; i < 3; i++) alone.push((await timed()).ms);
       const cpuAlone = cpuDelta(cpuBefore, await fleet.cpuSeconds(), 3);
+      const commandsAlone = commandsBefore && countDelta(commandsBefore, (await fleet.databaseCommands())!, 3);
       const aloneMs = summarize(alone).p50;
       ctx.log(`${FIGURE}: ${CONCURRENT} runs at once`);
       const cpuStart = await fleet.cpuSeconds();
+      const commandsStart = await fleet.databaseCommands();
       const t0 = performance.now();
       const many = await Promise.all(Array.from({ length: CONCURRENT }, () => timed()));
       const wallMs = performance.now() - t0;
       const cpuMany = cpuDelta(cpuStart, await fleet.cpuSeconds(), CONCURRENT);
+      const commandsMany = commandsStart && countDelta(commandsStart, (await fleet.databaseCommands())!, CONCURRENT);
       // However well the runs overlap, the fleet cannot finish before the CPU they need is served.
       const cores = availableParallelism();
+      // Every process of the fleet, the database included when the fleet started its own.
       const cpuPerRun = Object.values(cpuAlone).reduce((n, v) => n + v, 0);
+      const cpuPerRunMany = Object.values(cpuMany).reduce((n, v) => n + v, 0);
       const floorMs = Math.max(aloneMs, (cpuPerRun * CONCURRENT * 1000) / cores);
       const times = summarize(many.map((m) => m.ms));
       const statuses: Record<string, number> = {};
@@ -73,13 +80,15 @@ export const coordinators: Figure = {
         setup,
         result: `one run alone ${s(aloneMs)} (median of 3); ${CONCURRENT} at once: median ${s(times.p50)} (${ratio(times.p50)}×), `
           + `slowest ${s(times.max)} (${ratio(times.max)}×), all done after ${s(wallMs)}; end states ${JSON.stringify(statuses)}; `
-          + `CPU per run alone ${cpuPerRun.toFixed(2)} s (${perRole(cpuAlone)}), at 50: ${perRole(cpuMany)}; `
+          + `CPU per run alone ${cpuPerRun.toFixed(2)} s (${perRole(cpuAlone)}), at ${CONCURRENT}: ${cpuPerRunMany.toFixed(2)} s (${perRole(cpuMany)}); `
+          + (commandsAlone ? `database commands per run alone ${perCommand(commandsAlone)}, at ${CONCURRENT}: ${perCommand(commandsMany!)}; ` : 'database CPU not counted (shared server); ')
           + `on ${cores} cores ${CONCURRENT} runs need ≥ ${s(floorMs)} (${ratio(floorMs)}×); load average ${loadavg()[0]!.toFixed(1)} at end`,
         goal,
         verdict: verdict(times.max <= GOAL_RATIO * aloneMs && (statuses.done ?? 0) === CONCURRENT),
         data: {
           aloneMs: alone, concurrentMs: many.map((m) => m.ms), times, wallMs, statuses, concurrencyPerCoordinator: CONCURRENCY_PER_COORDINATOR,
           cpuSecondsPerRunAlone: cpuAlone, cpuSecondsPerRunAt50: cpuMany, cores, cpuFloorMs: floorMs,
+          database: fleet.database, databaseCommandsPerRunAlone: commandsAlone, databaseCommandsPerRunAt50: commandsMany,
         },
       }];
     } catch (error) {
@@ -103,6 +112,18 @@ async function createAccount(fleet: Fleet, balanceUsd: number): Promise<string> 
 /** CPU seconds per run used by each process between two readings. */
 function cpuDelta(before: Record<string, number>, after: Record<string, number>, runs: number): Record<string, number> {
   return Object.fromEntries(Object.entries(after).map(([name, v]) => [name, Math.round(((v - (before[name] ?? 0)) / runs) * 1000) / 1000]));
+}
+
+/** Commands per run between two readings of the database's counters. */
+function countDelta(before: Record<string, number>, after: Record<string, number>, runs: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(after)
+    .map(([name, v]) => [name, Math.round(((v - (before[name] ?? 0)) / runs) * 10) / 10] as const)
+    .filter(([, v]) => v > 0));
+}
+
+function perCommand(counts: Record<string, number>): string {
+  const total = Object.values(counts).reduce((n, v) => n + v, 0);
+  return `${total.toFixed(0)} (${Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([name, v]) => `${name} ${v}`).join(', ')})`;
 }
 
 function perRole(cpu: Record<string, number>): string {

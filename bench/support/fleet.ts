@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +18,20 @@ export interface Fleet {
   /** The edge's admin API (its own listener). */
   adminUrl: string;
   adminToken: string;
+  /** What the store ran on: a FerretDB the fleet started for itself (its CPU is then counted), or the given URL. */
+  database: 'dedicated ferretdb' | 'given url';
+  /**
+   * Commands the dedicated FerretDB has answered so far, by command name (its /debug/metrics), or null
+   * when the store is the given URL.
+   */
+  databaseCommands(): Promise<Record<string, number> | null>;
   /** CPU seconds (user + system) each process has used so far, by process name (Linux /proc). */
   cpuSeconds(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
 export interface FleetOptions {
+  /** Used when no FerretDB binary is found (LEADFINDER_TEST_FERRETDB_BIN, else ~/go/bin/ferretdb). */
   mongoUrl: string;
   coordinators: number;
   /** Extra environment for every role. */
@@ -47,12 +55,14 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const dbName = `bench_fleet_${randomBytes(4).toString('hex')}`;
   const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
   const procs: Proc[] = [];
+  let databaseUrl: string | null = null;
   const stop = async () => {
     for (const p of [...procs].reverse()) await p.stop();
     // LEADFINDER_BENCH_FLEET_LOGS=<dir> keeps each process's last output there, to see where time went.
     const keep = process.env.LEADFINDER_BENCH_FLEET_LOGS;
     if (keep) await Promise.all(procs.map((p) => writeFile(join(keep, `${p.name}.log`), p.output())));
-    await dropDatabase(options.mongoUrl, dbName).catch(() => undefined);
+    // A dedicated FerretDB is gone with the temp dir; the given server keeps nothing of the bench.
+    if (databaseUrl === options.mongoUrl) await dropDatabase(options.mongoUrl, dbName).catch(() => undefined);
     await rm(root, { recursive: true, force: true });
   };
   try {
@@ -60,10 +70,30 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     const nats = spawnProc('nats-server', natsBin, ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(root, 'nats')], {});
     procs.push(nats);
     await waitFor('nats-server', () => canConnect(natsPort), 15_000, nats);
+    // A FerretDB of its own (SQLite in the temp dir) when one is installed: its CPU is then the fleet's
+    // alone, counted like the roles', and its command counters say what each run asks of it. On a shared
+    // server neither could be told apart from other clients' load.
+    const ferretBin = process.env.LEADFINDER_TEST_FERRETDB_BIN ?? join(process.env.HOME ?? '/root', 'go', 'bin', 'ferretdb');
+    let mongoUrl = options.mongoUrl;
+    let debugUrl: string | null = null;
+    if (existsSync(ferretBin)) {
+      const [port, debugPort] = [await freePort(), await freePort()];
+      await mkdir(join(root, 'ferretdb'), { recursive: true });
+      const ferret = spawnProc('ferretdb', ferretBin, [
+        '--handler=sqlite', `--sqlite-url=file:${join(root, 'ferretdb')}/`, `--listen-addr=127.0.0.1:${port}`,
+        '--telemetry=disable', `--state-dir=${join(root, 'ferretdb')}`, `--debug-addr=127.0.0.1:${debugPort}`, '--log-level=warn',
+      ], {});
+      procs.push(ferret);
+      await waitFor('ferretdb', () => canConnect(port), 15_000, ferret);
+      mongoUrl = `mongodb://127.0.0.1:${port}/`;
+      debugUrl = `http://127.0.0.1:${debugPort}/debug/metrics`;
+      options.log(`fleet: dedicated ferretdb on port ${port}, metrics and pprof at http://127.0.0.1:${debugPort}/debug/`);
+    }
+    databaseUrl = mongoUrl;
     const common = {
       // Kept logs (LEADFINDER_BENCH_FLEET_LOGS) are at info: one line per run claimed and ended.
       HOST: '127.0.0.1', LEADFINDER_LOG_LEVEL: process.env.LEADFINDER_BENCH_FLEET_LOGS ? 'info' : 'warn',
-      LEADFINDER_MONGODB_URL: options.mongoUrl, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: `nats://127.0.0.1:${natsPort}`,
+      LEADFINDER_MONGODB_URL: mongoUrl, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: `nats://127.0.0.1:${natsPort}`,
       LEADFINDER_SESSION_SECRET: randomBytes(32).toString('base64'), LEADFINDER_ADMIN_TOKEN: adminToken,
       LEADFINDER_RATE_LIMIT_PER_MIN: '100000000',
       ...options.env,
@@ -94,12 +124,32 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       })),
     ]);
     const cpuSeconds = async () => Object.fromEntries(await Promise.all(procs.map(async (p) => [p.name, await processCpuSeconds(p.child.pid)] as const)));
-    return { edgeUrl: edgeUrl!, adminUrl: `http://127.0.0.1:${adminPort}`, adminToken, cpuSeconds, stop };
+    const databaseCommands = async () => (debugUrl ? ferretCommandCounts(debugUrl) : null);
+    return {
+      edgeUrl: edgeUrl!, adminUrl: `http://127.0.0.1:${adminPort}`, adminToken, cpuSeconds, stop,
+      database: debugUrl ? 'dedicated ferretdb' : 'given url', databaseCommands,
+    };
   } catch (error) {
     const tails = procs.map((p) => `--- ${p.name}\n${p.output().slice(-1500)}`).join('\n');
     await stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${tails}`);
   }
+}
+
+/**
+ * FerretDB's answered commands by name, from its Prometheus counters
+ * (`ferretdb_client_responses_total{command="find",…}`), summed over opcodes and results.
+ */
+async function ferretCommandCounts(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(url)).text();
+  const counts: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('ferretdb_client_responses_total{')) continue;
+    const command = /command="([^"]*)"/.exec(line)?.[1];
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (command && Number.isFinite(value)) counts[command] = (counts[command] ?? 0) + value;
+  }
+  return counts;
 }
 
 /** utime + stime of a process from /proc/<pid>/stat (clock ticks of 1/100 s on Linux); 0 elsewhere. */
