@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger, systemClock, type RunDoc, type RunStore, type Store } from '@leadfinder/platform';
+import { silentLogger, systemClock, type RunDoc, type RunStore, type Store, type WorkItem } from '@leadfinder/platform';
 import { createEmbeddedStore } from '@leadfinder/platform/embedded';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeTime, type TestTime } from '../../test/time.js';
@@ -86,6 +86,44 @@ describe('LeaseKeeper', () => {
     expect(lost).toHaveLength(1);
     expect(keeper!.isLost).toBe(true);
     expect(await keeper!.renew()).toBe(false);
+  });
+
+  it('keeps the work message in progress at every tick while the store has not answered a renewal', async () => {
+    const { lease } = await claimedRun();
+    // A store slower than the queue's ack wait (FerretDB under load): the renewal is not answered.
+    let answer!: () => void;
+    const hung = new Promise<void>((resolve) => (answer = resolve));
+    const runs = Object.create(store.runs) as RunStore;
+    runs.renew = async (...args) => {
+      await hung;
+      return store.runs.renew(...args);
+    };
+    const kept: number[] = [];
+    const item: WorkItem = {
+      runId: 'a'.repeat(32), headers: {}, deliveryCount: 1,
+      working: async () => void kept.push(Date.now()), ack: async () => undefined, nak: async () => undefined,
+    };
+    const lost: number[] = [];
+    keeper = new LeaseKeeper({ runs, runId: 'a'.repeat(32), lease, ttlMs: TTL, clock: systemClock, logger: silentLogger, item, onLost: () => lost.push(Date.now()) });
+    keeper.start();
+    for (let tick = 1; tick <= 2; tick++) {
+      await time.advance(TTL / 3);
+      expect(kept).toHaveLength(tick);
+    }
+    answer();
+    await time.until(() => keeper!.lease.expiresAt > lease.expiresAt, { what: 'the renewal answered' });
+    expect(lost).toEqual([]);
+  });
+
+  it('confirms the lease on the current run before a tail, and calls it lost when another coordinator took the run', async () => {
+    const { run, lease } = await claimedRun();
+    const lost = keep(store.runs, lease);
+    expect(await keeper!.confirm()).toBe(true);
+    await keeper!.stop();
+    await time.advance(TTL + 1);
+    expect(await store.runs.claim(run.id, 'other', TTL, Date.now())).not.toBeNull();
+    expect(await keeper!.confirm()).toBe(false);
+    expect(lost).toHaveLength(1);
   });
 
   it('keeps the lease through failing renewals until the last good one expires by its clock, then calls it lost', async () => {

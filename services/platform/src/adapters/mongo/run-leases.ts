@@ -51,6 +51,14 @@ export class RunLeases {
     }
   }
 
+  /**
+   * This process has just claimed `lease` (a new epoch): it has no renewals yet, and only its owner
+   * renews it, so its first renewal needs no read (a duplicate would only move the insert on).
+   */
+  claimed(runId: string, lease: RunLease): void {
+    this.remember(`${runId}:${lease.epoch}`, 0, lease.expiresAt);
+  }
+
   /** The run with its lease as renewals have extended it. */
   async effective(run: RunDoc): Promise<RunDoc> {
     if (!run.lease || run.status !== 'running') return run;
@@ -82,7 +90,7 @@ export class RunLeases {
 
   private remember(key: string, n: number, expiresAt: number): void {
     const known = this.seen.get(key);
-    if (known && known.n >= n) return;
+    if (known && (known.n > n || (known.n === n && n > 0))) return;
     this.seen.delete(key);
     this.seen.set(key, { n, expiresAt });
     if (this.seen.size > 20_000) this.seen.delete(this.seen.keys().next().value!);

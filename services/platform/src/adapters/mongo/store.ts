@@ -97,11 +97,15 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Stor
     // Progress and finish check the claim's owner and epoch, which live on the run itself.
     ...fencedRunOps(updateRun),
     // A claim also needs the expiry, as the renewals have extended it.
-    claim: fencedRunOps(async (id, decide) => {
-      const { doc } = await runDocs.read(id);
-      const extended = doc ? await leases.effective(toRunDoc(doc)) : null;
-      return updateRun(id, (run) => decide(extended && extended.lease?.epoch === run.lease?.epoch ? { ...run, lease: extended.lease } : run));
-    }).claim,
+    claim: async (id, owner, ttlMs, now) => {
+      const claimed = await fencedRunOps(async (runId, decide) => {
+        const { doc } = await runDocs.read(runId);
+        const extended = doc ? await leases.effective(toRunDoc(doc)) : null;
+        return updateRun(runId, (run) => decide(extended && extended.lease?.epoch === run.lease?.epoch ? { ...run, lease: extended.lease } : run));
+      }).claim(id, owner, ttlMs, now);
+      if (claimed) leases.claimed(id, claimed.lease);
+      return claimed;
+    },
     // Checked on the run's head, not its revision chain: a claim rewrites the head (owner and epoch are in
     // the head key) and so does the end of the run (status), so a renewal learns of either from one read
     // of the small heads collection. Rolling the chain forward ends on a point read of a revision that
