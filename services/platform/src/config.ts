@@ -171,6 +171,13 @@ export const ConfigSchema = z
     LEADFINDER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
     OTEL_SERVICE_NAME: optionalText,
+    // OTLP/HTTP encoding; protobuf is the OpenTelemetry default (under half the bytes of JSON per span).
+    OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json']).default('http/protobuf'),
+    // A standard sampler name (always_on, parentbased_traceidratio, …, read by the OpenTelemetry SDK with
+    // OTEL_TRACES_SAMPLER_ARG). Unset: parent-based, every trace kept except those a read request starts
+    // (GET/HEAD of /v1, health probes), kept at LEADFINDER_TRACES_READ_RATIO.
+    OTEL_TRACES_SAMPLER: optionalText,
+    LEADFINDER_TRACES_READ_RATIO: z.coerce.number().min(0).max(1).default(0.1),
     // Prometheus scrape endpoint (`GET /metrics` on a listener of its own, kept off the public Ingress).
     // Unset: no endpoint (metrics still go to OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set).
     LEADFINDER_METRICS_PORT: optionalText.transform((v) => (v === undefined ? undefined : Number(v))).pipe(z.number().int().min(1).max(65535).optional()),

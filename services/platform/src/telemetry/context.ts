@@ -7,9 +7,25 @@ import type { Meter, Tracer } from '@opentelemetry/api';
  * is the one used.
  */
 
+const tracers = new Map<string, Tracer>();
+let tracersOf: unknown;
+
 /** The tracer of one instrumentation scope (a module or adapter name such as `leadfinder.grpc`). */
 export function tracer(name: string): Tracer {
-  return trace.getTracer(name);
+  // Called for every span: the API's tracers are kept per name. The global provider object changes when
+  // telemetry is uninstalled (trace.disable()), which drops them; until a provider is installed they are
+  // proxies that pick it up when it is.
+  const provider = trace.getTracerProvider();
+  if (provider !== tracersOf) {
+    tracers.clear();
+    tracersOf = provider;
+  }
+  let found = tracers.get(name);
+  if (!found) {
+    found = provider.getTracer(name);
+    tracers.set(name, found);
+  }
+  return found;
 }
 
 /** The meter of one instrumentation scope. */

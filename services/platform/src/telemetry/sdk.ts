@@ -3,9 +3,11 @@ import type { Server } from 'node:http';
 import { once } from 'node:events';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { OTLPMetricExporter as OTLPJsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { OTLPMetricExporter as OTLPProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
@@ -14,6 +16,7 @@ import { BatchSpanProcessor, NoopSpanProcessor } from '@opentelemetry/sdk-trace-
 import type { Config, Role } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createInstrumentations } from './instrumentations.js';
+import { createDefaultSampler } from './sampler.js';
 
 export interface TelemetryOptions {
   /**
@@ -24,8 +27,12 @@ export interface TelemetryOptions {
   /** The role this process plays, recorded as the `leadfinder.role` resource attribute. */
   role: Role;
   logger: Logger;
-  /** Only the OTLP endpoint, service name, and the Prometheus port (with `HOST`, where it listens) are read. */
-  config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_SERVICE_NAME'> & Partial<Pick<Config, 'LEADFINDER_METRICS_PORT' | 'HOST'>>;
+  /**
+   * Only the OTLP endpoint, protocol and service name, the sampler settings, and the Prometheus port (with
+   * `HOST`, where it listens) are read. Unset protocol: `http/protobuf`; unset read ratio: 0.1.
+   */
+  config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_SERVICE_NAME'>
+    & Partial<Pick<Config, 'OTEL_EXPORTER_OTLP_PROTOCOL' | 'OTEL_TRACES_SAMPLER' | 'LEADFINDER_TRACES_READ_RATIO' | 'LEADFINDER_METRICS_PORT' | 'HOST'>>;
   /**
    * Port of the Prometheus `/metrics` listener, overriding `config.LEADFINDER_METRICS_PORT`; 0 picks a free
    * one (tests). Unset and not configured: no listener.
@@ -57,10 +64,12 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
   const serviceName = options.serviceName ?? config.OTEL_SERVICE_NAME ?? `leadfinder-${role}`;
   const endpoint = config.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
   const metricsPort = options.metricsPort ?? config.LEADFINDER_METRICS_PORT;
+  const json = config.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json';
   const readers: MetricReader[] = [];
   if (endpoint) {
+    const url = `${endpoint}/v1/metrics`;
     readers.push(new PeriodicExportingMetricReader({
-      exporter: new OTLPMetricExporter({ url: `${endpoint}/v1/metrics` }),
+      exporter: json ? new OTLPJsonMetricExporter({ url }) : new OTLPProtoMetricExporter({ url }),
       exportIntervalMillis: options.metricExportIntervalMs ?? 15_000,
     }));
   }
@@ -75,8 +84,10 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
     // A NoopSpanProcessor still makes the SDK install a real tracer provider (it skips providers with no
     // processor at all), which is what gives log lines real trace ids when nothing is exported.
     spanProcessors: endpoint
-      ? [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }))]
+      ? [new BatchSpanProcessor(json ? new OTLPJsonTraceExporter({ url: `${endpoint}/v1/traces` }) : new OTLPProtoTraceExporter({ url: `${endpoint}/v1/traces` }))]
       : [new NoopSpanProcessor()],
+    // A standard OTEL_TRACES_SAMPLER is built by the SDK itself (with OTEL_TRACES_SAMPLER_ARG).
+    ...(config.OTEL_TRACES_SAMPLER ? {} : { sampler: createDefaultSampler(config.LEADFINDER_TRACES_READ_RATIO ?? 0.1) }),
     metricReaders: readers,
     // Logs go to stdout as JSON (pino); an empty list keeps the SDK from defaulting to an OTLP log exporter.
     logRecordProcessors: [],
@@ -99,7 +110,10 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
     const address = metricsServer.address();
     boundMetricsPort = typeof address === 'object' && address ? address.port : metricsPort;
   }
-  logger.info('telemetry started', { serviceName, role, exporting: endpoint !== undefined, metricsPort: boundMetricsPort });
+  logger.info('telemetry started', {
+    serviceName, role, exporting: endpoint !== undefined, protocol: endpoint ? (json ? 'http/json' : 'http/protobuf') : null,
+    sampler: config.OTEL_TRACES_SAMPLER ?? `reads at ${config.LEADFINDER_TRACES_READ_RATIO ?? 0.1}`, metricsPort: boundMetricsPort,
+  });
 
   let stopped = false;
   return {

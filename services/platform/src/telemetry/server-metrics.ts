@@ -1,3 +1,4 @@
+import { metrics } from '@opentelemetry/api';
 import type { Attributes, Histogram } from '@opentelemetry/api';
 import { meter } from './context.js';
 
@@ -41,12 +42,19 @@ export interface RpcServerCall {
 let httpDuration: Histogram | undefined;
 let rpcDuration: Histogram | undefined;
 let installedFor: unknown;
+/**
+ * Attribute sets already built, by method, route, status and scheme: an edge answers a handful of
+ * distinct ones, and recording with the same object spares an allocation per request.
+ */
+const httpAttributeSets = new Map<string, Attributes>();
 
 function instruments(): { http: Histogram; rpc: Histogram } {
-  // A test (or a restart inside one process) may install a new meter provider: follow it.
-  const m = meter('leadfinder.server');
-  if (installedFor !== m || !httpDuration || !rpcDuration) {
-    installedFor = m;
+  // A test (or a restart inside one process) may install a new meter provider: follow it. Comparing the
+  // provider, not a meter, keeps the per-request path to one lookup (getMeter costs about as much as a record).
+  const provider = metrics.getMeterProvider();
+  if (installedFor !== provider || !httpDuration || !rpcDuration) {
+    installedFor = provider;
+    const m = meter('leadfinder.server');
     httpDuration = m.createHistogram('http.server.request.duration', {
       description: 'Duration of HTTP server requests', unit: 's',
       advice: { explicitBucketBoundaries: HTTP_SERVER_DURATION_BUCKETS_S },
@@ -61,14 +69,21 @@ function instruments(): { http: Histogram; rpc: Histogram } {
 
 /** Records one finished HTTP request (`http.server.request.duration`). */
 export function recordHttpServerRequest(request: HttpServerRequest): void {
-  const attributes: Attributes = {
-    'http.request.method': request.method,
-    'http.response.status_code': request.statusCode,
-    'url.scheme': request.scheme,
-  };
-  if (request.route) attributes['http.route'] = request.route;
-  // Semantic conventions: error.type on server errors only (a 4xx is the client's mistake).
-  if (request.statusCode >= 500) attributes['error.type'] = String(request.statusCode);
+  const key = `${request.method} ${request.route ?? ''} ${request.statusCode} ${request.scheme}`;
+  let attributes = httpAttributeSets.get(key);
+  if (!attributes) {
+    attributes = {
+      'http.request.method': request.method,
+      'http.response.status_code': request.statusCode,
+      'url.scheme': request.scheme,
+    };
+    if (request.route) attributes['http.route'] = request.route;
+    // Semantic conventions: error.type on server errors only (a 4xx is the client's mistake).
+    if (request.statusCode >= 500) attributes['error.type'] = String(request.statusCode);
+    // Bounded: routes are templates and methods and statuses few, but a scanner sending odd methods must
+    // not grow it without end.
+    if (httpAttributeSets.size < 1000) httpAttributeSets.set(key, attributes);
+  }
   instruments().http.record(request.durationS, attributes);
 }
 
