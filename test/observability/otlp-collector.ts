@@ -25,15 +25,9 @@ interface OtlpDoc {
   }[];
 }
 
-/** Environment that makes a role export OTLP/JSON, which this collector reads. */
-export const OTLP_JSON = { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } as const;
-
 const valueOf = (v: OtlpValue): unknown => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue;
 
-/**
- * An OTLP/HTTP collector on loopback that keeps every span it is sent. It reads OTLP/JSON: start the
- * processes with `OTLP_JSON` in their environment (their default encoding is protobuf).
- */
+/** An OTLP/HTTP collector on loopback (JSON encoding, the exporter's default) that keeps every span it is sent. */
 export async function startCollector(): Promise<{ url: string; spans: CollectedSpan[]; close(): Promise<void> }> {
   const spans: CollectedSpan[] = [];
   const server: Server = createServer((req, res) => {

@@ -23,7 +23,7 @@ const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUIT
 /** One exported span, as OTLP/JSON carries it. */
 interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; scope: string; attributes: Record<string, unknown> }
 
-/** An OTLP/HTTP collector on loopback that keeps every span it is sent (OTLP/JSON: the edge is started with http/json). */
+/** An OTLP/HTTP collector on loopback that keeps every span it is sent (JSON encoding, the exporter's default). */
 async function startCollector(): Promise<{ url: string; spans: OtlpSpan[]; close(): Promise<void> }> {
   const spans: OtlpSpan[] = [];
   const server: Server = createServer((req, res) => {
@@ -63,8 +63,6 @@ describe.skipIf(!serversReady)('OTLP spans of a real edge process', () => {
       LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_otlp'), LEADFINDER_NATS_URL: nats.url,
       LEADFINDER_SESSION_SECRET: 'otlp-session-secret-0123456789abcdefgh', LEADFINDER_ADMIN_TOKEN: ADMIN,
       LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, 'edge-')), OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      // The collector reads OTLP/JSON (the default encoding is protobuf).
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     });
     const { apiKey } = await createAccount(edge.url!, ADMIN, 25);
     const accepted = await fetch(`${edge.url}/v1/searches`, {

@@ -18,7 +18,7 @@ import { apiClient, createAccount, distributedServers, startFakeWeb, startNatsSe
 import type { FakeWeb, Proc, RoleProc } from '../e2e/distributed-harness.js';
 import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
-import { OTLP_JSON, coverage, startCollector } from './otlp-collector.js';
+import { coverage, startCollector } from './otlp-collector.js';
 import type { CollectedSpan } from './otlp-collector.js';
 
 const SUITE = 'test/observability/run-coverage.test.ts';
@@ -99,7 +99,7 @@ describe('run trace coverage, embedded (one serve process)', () => {
     web = await startFakeWeb(WEB);
     server = await startServerProcess({
       env: {
-        LEADFINDER_ADMIN_TOKEN: ADMIN, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...OTLP_JSON,
+        LEADFINDER_ADMIN_TOKEN: ADMIN, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         LEADFINDER_SEARCH: 'searxng', LEADFINDER_SEARXNG_URL: web.searxngUrl('embedded'),
         LEADFINDER_FETCH_ALLOW_PRIVATE: '1', LEADFINDER_FETCH_RESOLVE: web.resolveEntry,
       },
@@ -138,7 +138,7 @@ describe.skipIf(!serversReady)('run trace coverage, distributed (edge, coordinat
       LEADFINDER_SESSION_SECRET: 'coverage-session-secret-0123456789abcdef', LEADFINDER_ADMIN_TOKEN: ADMIN,
       // Each process exports on its own timer (5 s by default): a short one lets the trace settle within
       // the stability window traceOf waits for.
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200', ...OTLP_JSON,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200',
     };
     const start = async (role: 'edge' | 'coordinator' | 'fetcher' | 'filter', env: Record<string, string> = {}): Promise<RoleProc> => {
       const proc = await startRole(role, role, { ...common, LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, `${role}-`)), ...env });

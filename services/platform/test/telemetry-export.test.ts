@@ -46,8 +46,8 @@ function serverSpan(method: string, route: string) {
 }
 
 describe('OTLP encoding', () => {
-  test('spans and metrics go out as protobuf unless http/json is asked for', async () => {
-    for (const [protocol, contentType] of [[undefined, 'application/x-protobuf'], ['http/json', 'application/json']] as const) {
+  test('spans and metrics go out as JSON unless http/protobuf is asked for', async () => {
+    for (const [protocol, contentType] of [[undefined, 'application/json'], ['http/protobuf', 'application/x-protobuf']] as const) {
       const sink = await collector();
       const handle = await started({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, ...(protocol ? { OTEL_EXPORTER_OTLP_PROTOCOL: protocol } : {}) });
       tracer('test').startSpan('exported').end();

@@ -29,7 +29,7 @@ export interface TelemetryOptions {
   logger: Logger;
   /**
    * Only the OTLP endpoint, protocol and service name, the sampler settings, and the Prometheus port (with
-   * `HOST`, where it listens) are read. Unset protocol: `http/protobuf`; unset read ratio: 0.1.
+   * `HOST`, where it listens) are read. Unset protocol: `http/json`; unset read ratio: 0.1.
    */
   config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_SERVICE_NAME'>
     & Partial<Pick<Config, 'OTEL_EXPORTER_OTLP_PROTOCOL' | 'OTEL_TRACES_SAMPLER' | 'LEADFINDER_TRACES_READ_RATIO' | 'LEADFINDER_METRICS_PORT' | 'HOST'>>;
@@ -64,7 +64,7 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
   const serviceName = options.serviceName ?? config.OTEL_SERVICE_NAME ?? `leadfinder-${role}`;
   const endpoint = config.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
   const metricsPort = options.metricsPort ?? config.LEADFINDER_METRICS_PORT;
-  const json = config.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json';
+  const json = config.OTEL_EXPORTER_OTLP_PROTOCOL !== 'http/protobuf';
   const readers: MetricReader[] = [];
   if (endpoint) {
     const url = `${endpoint}/v1/metrics`;
