@@ -5,6 +5,7 @@ import { createBilling, randomIds, silentLogger, systemClock } from '@leadfinder
 import { createEmbeddedEventLog, createEmbeddedStore, createInProcessStopFlags, createInProcessWorkQueue } from '@leadfinder/platform/embedded';
 import { createMongoStore } from '@leadfinder/platform/mongo';
 import { connectNats, createNatsEventLog, createNatsStopFlags, createNatsWorkQueue } from '@leadfinder/platform/nats';
+import { instrumentWorkQueue, traceBilling, traceEventLog, traceStore, traceWorkQueue } from '@leadfinder/platform/telemetry';
 import type { Config, EventLog, StopFlags, Store, WorkQueue } from '@leadfinder/platform';
 import type { NatsHandle } from '@leadfinder/platform/nats';
 
@@ -96,7 +97,7 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
       store = await createEmbeddedStore({ dataDir: join(options.dataDir, 'store'), logger });
       closers.push(() => store.close());
       events = await createEmbeddedEventLog({ dataDir: join(options.dataDir, 'events'), logger });
-      work = createInProcessWorkQueue({ logger });
+      work = traceWorkQueue(createInProcessWorkQueue({ logger }), { system: 'inprocess', destination: 'work.runs' });
       stops = createInProcessStopFlags();
     }
     closers.unshift(async () => {
@@ -104,7 +105,12 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
       await work.close();
       await events.close();
     });
-    const billing = createBilling({ store, clock: systemClock, logger });
+    // The port spans and queue metrics `serve` puts around the adapters (services/cli/src/serve/adapters.ts),
+    // so `--otlp` measures what an edge exports. Outside a trace (telemetry off) the wrappers call straight through.
+    work = instrumentWorkQueue(work, { clock: systemClock });
+    store = traceStore(store);
+    events = traceEventLog(events);
+    const billing = traceBilling(createBilling({ store, clock: systemClock, logger }));
     const sessions = createSessionSigner({ secret: randomBytes(32).toString('base64url'), ttlSeconds: 3600 });
     const app = await buildEdgeApp({ config, logger, clock: systemClock, ids: randomIds, store, events, work, stops, billing, sessions });
     await app.listen({ host: '127.0.0.1', port: 0 });
