@@ -367,6 +367,9 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
   return attributivePlace(query);
 }
 
+/** A kind noun right after a place (up to two sector words between): "Berlin startups", "Austin fintech companies". */
+const KIND_NOUN_AFTER = /^\s+(?:[\p{L}&-]+\s+){0,2}?(?:startups?|start-ups?|compan(?:y|ies)|firms?|businesses|organi[sz]ations|nonprofits|agencies|scale-?ups|labs)\b/iu;
+
 /**
  * A place said before the noun, as people also say it: "U.S.-based startups", "Berlin-based", "American
  * physicists", "US institutions", "European companies". Only a country, a continent or a demonym counts
@@ -385,7 +388,13 @@ function attributivePlace(query: string): { place: Place; start: number; end: nu
       const key = norm(text);
       // Two-letter words ("AI", "IT") are not countries here, except the usual US and UK.
       const country = key.length > 2 && gazetteer().countries.has(key);
-      const place = aliasPlace(text) ?? (REGION_NAMES.has(key) || country ? knownPlace(text) : null);
+      // A state said before the noun names a place as a country does ("California companies", "Texas startups").
+      const state = key.length > 2 && gazetteer().states.has(key);
+      // A city does only right before a kind noun ("Berlin startups", "Boston biotech companies"), so a
+      // capitalised word elsewhere is not taken for a town.
+      const after = query.slice(m.index + text.length);
+      const city = key.length > 2 && gazetteer().cities.has(key) && KIND_NOUN_AFTER.test(after);
+      const place = aliasPlace(text) ?? (REGION_NAMES.has(key) || country || state || city ? knownPlace(text) : null);
       if (place) return { place, start: m.index, end: m.index + text.length };
     }
   }

@@ -8,6 +8,12 @@ import { stem, tokens } from './text.js';
 interface SynonymEntry {
   same: string[];
   broader?: string[];
+  /**
+   * Sub-sectors: a company whose own facts name one of them is in the sector (inferred), as industry
+   * classifications nest them (biotech and telemedicine under healthcare, payments and lending under fintech,
+   * travel and apparel under consumer goods and services).
+   */
+  narrower?: string[];
   /** False for words that are no sector ("female", "physicist"): they are not checked against sector facts only. */
   sector?: false;
 }
@@ -15,7 +21,8 @@ interface SynonymEntry {
 const ENTRIES: SynonymEntry[] = [
   { same: ['AI', 'artificial intelligence', 'AI-native'], broader: ['machine learning', 'deep learning', 'generative AI', 'data'] },
   { same: ['machine learning', 'ML'], broader: ['AI', 'artificial intelligence', 'deep learning'] },
-  { same: ['fintech', 'financial technology', 'financial services'], broader: ['payments', 'banking', 'insurtech', 'finance'] },
+  { same: ['fintech', 'financial technology', 'financial services'], broader: ['payments', 'banking', 'insurtech', 'finance'],
+    narrower: ['payments', 'banking', 'neobank', 'lending', 'credit and lending', 'consumer finance', 'asset management', 'wealth management', 'banking as a service', 'remittances'] },
   { same: ['healthtech', 'health tech', 'digital health'], broader: ['medtech', 'health'] },
   { same: ['climate tech', 'climatetech', 'cleantech', 'climate'], broader: ['energy', 'sustainability'] },
   { same: ['cybersecurity', 'cyber security', 'security'] },
@@ -55,13 +62,15 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['paper', 'preprint', 'study'] },
   { same: ['ux', 'user experience'] },
   // Sector names as company directories print them (industry, sub-industry and tag vocabularies).
-  { same: ['healthcare', 'health care', 'health tech', 'healthtech', 'digital health', 'healthcare IT', 'medical'], broader: ['health', 'biotech', 'therapeutics', 'diagnostics'] },
+  { same: ['healthcare', 'health care', 'health tech', 'healthtech', 'digital health', 'healthcare IT', 'medical'], broader: ['health', 'biotech', 'therapeutics', 'diagnostics'],
+    narrower: ['biotech', 'biotechnology', 'therapeutics', 'drug discovery', 'diagnostics', 'oncology', 'telemedicine', 'telehealth', 'consumer health', 'mental health', 'medical devices', 'medtech', 'pharmaceuticals', 'genomics', 'healthcare services'] },
   { same: ['education', 'edtech', 'e-learning', 'elearning', 'learning', 'tutoring', 'schools'] },
   { same: ['logistics', 'supply chain', 'delivery', 'shipping', 'freight', 'fulfillment'] },
   { same: ['climate', 'climate tech', 'cleantech', 'sustainability', 'renewable energy', 'solar power', 'energy storage', 'carbon'] },
   { same: ['hr tech', 'hr', 'human resources', 'recruiting', 'payroll', 'talent acquisition'] },
   { same: ['civic tech', 'govtech', 'government', 'election tech', 'civic'] },
-  { same: ['consumer', 'b2c', 'consumers'] },
+  { same: ['consumer', 'b2c', 'consumers'],
+    narrower: ['food and beverage', 'apparel', 'cosmetics', 'travel', 'leisure and tourism', 'gaming', 'video games', 'consumer electronics', 'home and personal', 'virtual and augmented reality', 'social media', 'social network'] },
   // "B2B" is the "B2B software and services" sector of company directories.
   { same: ['b2b', 'business-to-business', 'enterprise software', 'saas'] },
   { same: ['software', 'saas', 'b2b', 'enterprise software', 'platform', 'developer tools', 'api', 'cloud'] },
@@ -111,6 +120,42 @@ export function synonymGroup(term: string): string[] {
 export function isKnownTerm(term: string): boolean {
   const entry = BY_KEY.get(key(term));
   return entry !== undefined && entry.sector !== false;
+}
+
+/** Sub-sectors of the group's sector (none when the table knows none). */
+export function narrowerTerms(group: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const term of group) for (const n of BY_KEY.get(key(term))?.narrower ?? []) if (!group.includes(n)) out.add(n);
+  return [...out];
+}
+
+/**
+ * Phrases of other sectors that hold one of the group's words ("consumer finance" is fintech, "consumer
+ * health" healthcare): in a sector fact they name that other sector, not the group's.
+ */
+const foreignMemo = new Map<string, string[]>();
+
+export function foreignCompounds(group: readonly string[]): string[] {
+  const memoKey = group.join('\u0000');
+  const known = foreignMemo.get(memoKey);
+  if (known) return known;
+  const found = foreignOf(group);
+  foreignMemo.set(memoKey, found);
+  return found;
+}
+
+function foreignOf(group: readonly string[]): string[] {
+  const own = new Set([...group, ...narrowerTerms(group)].map((t) => t.toLowerCase()));
+  const words = new Set(group.filter((t) => !t.includes(' ')).map((t) => t.toLowerCase()));
+  const out = new Set<string>();
+  for (const entry of ENTRIES) {
+    for (const phrase of [...entry.same, ...(entry.narrower ?? [])]) {
+      const p = phrase.toLowerCase();
+      if (!p.includes(' ') || own.has(p)) continue;
+      if (p.split(/\s+/).some((w) => words.has(w))) out.add(p);
+    }
+  }
+  return [...out];
 }
 
 /** The group widened by Relax, or null when nothing broader is known. */

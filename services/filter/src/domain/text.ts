@@ -104,8 +104,10 @@ export function sentences(text: string): string[] {
   let m: RegExpExecArray | null;
   while ((m = boundary.exec(text)) !== null) {
     const before = text.slice(start, m.index);
-    const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
-    if (text[m.index] === '.' && (ABBREVIATIONS.has(lastWord) || /^\p{Lu}$/u.test(lastWord))) continue;
+    const word = /([\p{L}.]+)$/u.exec(before)?.[1] ?? '';
+    const lastWord = word.toLowerCase();
+    // An initial ("M. Smith", "D.J. Thouless") ends no sentence.
+    if (text[m.index] === '.' && (ABBREVIATIONS.has(lastWord) || /^(?:\p{Lu}\.)*\p{Lu}$/u.test(word))) continue;
     const end = m.index + m[0].trimEnd().length;
     const piece = text.slice(start, end).trim();
     if (piece) out.push(piece);

@@ -125,6 +125,8 @@ export interface ParsedQuery {
   place: Place | null;
   /** The query asks for entities outside the place ("outside the United States"). */
   outside: boolean;
+  /** Where a person was born ("born in Japan"), checked apart from where they are based. */
+  birthPlace: Place | null;
   event: string | null;
   dateRange: DateRange | null;
   /** Organisation form, size, hiring and cohort, read before the rest. */
@@ -147,6 +149,17 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   const period = reading.period;
   const spans = [...(period ? [period] : []), ...reading.unclear].sort((a, b) => b.start - a.start);
   for (const span of spans) text = cut(text, span.start, span.end);
+  // "born in Japan": where a person was born is a place of its own, not where they are based.
+  let birthPlace: Place | null = null;
+  const bornCue = /\b(?:(?:who|that)\s+(?:were|was|are|is)\s+)?(?:born|native)\s+(?=(?:in|of)\s)/i.exec(text);
+  if (bornCue) {
+    const afterCue = text.slice(bornCue.index + bornCue[0].length);
+    const birth = findPlace(afterCue);
+    if (birth && !birth.outside && birth.start === 0) {
+      birthPlace = birth.place;
+      text = cut(text, bornCue.index, bornCue.index + bornCue[0].length + birth.end);
+    }
+  }
   const found = findPlace(text);
   if (found) text = cut(text, found.start, found.end);
   // "researchers at US institutions": once the place is cut, "at institutions" asks for no more than an affiliation.
@@ -181,12 +194,18 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     qualifierAlternatives: termAlternatives(tokens(head.replace(/,\s*(?=[^,]*\bor\b)/gi, ' or ')), isQualifier),
     place: found?.place ?? null,
     outside: found?.outside === true,
+    birthPlace,
     event: eventTerms.length > 0 ? words.slice(eventAt).join(' ').replace(/^(that|which|who|whose)\s+(have\s+|has\s+|had\s+)?/i, '') : null,
     dateRange: period?.range ?? null,
     typed,
     topicPhrase,
     notes: reading.unclear.map(unclearPeriodMessage),
   };
+}
+
+/** "the United States", "the Netherlands": country names said with the article. */
+function theFor(place: Place): string {
+  return place.level === 'country' && /^(United|Netherlands|Philippines)/.test(place.name) ? 'the ' : '';
 }
 
 function filter(index: number, title: string, criterion: string, spec: FilterSpec): FunnelFilter {
@@ -217,7 +236,7 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     }),
   );
   if (parsed.place && parsed.outside) {
-    const the = parsed.place.level === 'country' && /^(United|Netherlands|Philippines)/.test(parsed.place.name) ? 'the ' : '';
+    const the = theFor(parsed.place);
     filters.push(
       filter(filters.length + 1, `Based outside ${the}${parsed.place.name}`, `The ${kind} is based outside ${the}${parsed.place.name}.`, {
         kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0, outside: true,
@@ -227,6 +246,13 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     filters.push(
       filter(filters.length + 1, `Based in ${parsed.place.name}`, `The ${kind} is based in or located in ${parsed.place.name}.`, {
         kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0,
+      }),
+    );
+  }
+  if (parsed.birthPlace) {
+    filters.push(
+      filter(filters.length + 1, `Born in ${theFor(parsed.birthPlace)}${parsed.birthPlace.name}`, `The ${kind} was born in ${theFor(parsed.birthPlace)}${parsed.birthPlace.name}.`, {
+        kind: 'location', place: parsed.birthPlace, names: placeNames(parsed.birthPlace), steps: 0, relation: 'birth',
       }),
     );
   }
@@ -279,11 +305,16 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
 export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRange'> & { head?: string }): string[] {
   const specs = plan.filters.flatMap((f) => specOf(f) ?? []);
   const type = specs.find((s) => s.kind === 'type');
-  const loc = specs.find((s) => s.kind === 'location');
+  // Where it is based; a birth place ("born in Japan") is searched as the words pages print.
+  const loc = specs.find((s) => s.kind === 'location' && s.relation !== 'birth');
   const event = specs.find((s) => s.kind === 'event');
   const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '').replace(/^Works on /, '') ?? '';
   // A place to exclude ("outside the United States") is no word to search for: it finds exactly the excluded.
-  const place = loc?.kind === 'location' && !loc.outside ? loc.place.name : '';
+  const born = specs.find((s) => s.kind === 'location' && s.relation === 'birth');
+  const place = [
+    loc?.kind === 'location' && !loc.outside ? loc.place.name : '',
+    born?.kind === 'location' ? `born in ${born.place.name}` : '',
+  ].filter(Boolean).join(' ');
   const eventGroups = event?.kind === 'event' ? event.groups : [];
   const year = searchYear(plan.dateRange);
   const altType = type?.kind === 'type' ? type.groups.map((g) => g[1] ?? g[0]).join(' ') : '';
@@ -375,6 +406,8 @@ function typedPhrasings(specs: readonly FilterSpec[], typeTitle: string, place: 
   const at = place ? `in ${place}` : '';
   const alternates = specs.flatMap((s) => (s.kind === 'form' ? FORM_ALTERNATES[s.form] ?? [] : []));
   if (specs.some((s) => s.kind === 'hiring')) alternates.push('jobs', 'open roles');
+  // Batches are printed both ways: "Winter 2014" and the code "W14".
+  if (cohort?.kind === 'cohort' && cohort.season && cohort.year) alternates.push(`${cohort.programme} ${cohort.season.charAt(0)}${String(cohort.year).slice(2)}`);
   if (specs.some((s) => s.kind === 'remote')) alternates.push('remote-first');
   return [
     [forms, remote, topic, plural, at],

@@ -58,10 +58,11 @@ function loosen(spec: FilterSpec, now: Date): Step | null {
       if (spec.outside) return null;
       const wider = widerPlace(spec.place);
       if (!wider) return null;
+      const birth = spec.relation === 'birth';
       return {
-        spec: { kind: 'location', place: wider, names: placeNames(wider), steps: spec.steps + 1 },
+        spec: { kind: 'location', place: wider, names: placeNames(wider), steps: spec.steps + 1, ...(birth ? { relation: 'birth' as const } : {}) },
         note: `${spec.place.name} widened to ${wider.name}`,
-        title: `Based in ${wider.name}`,
+        title: `${birth ? 'Born' : 'Based'} in ${wider.name}`,
       };
     }
     case 'event': {

@@ -3,7 +3,7 @@ import { readBatch, type OrgForm } from '../../domain/constraints.js';
 import { statedDates, withinRange } from '../../domain/dates.js';
 import { cityReadings, placeContains, placeNames, placesNamedIn, resolveLocation, type Place } from '../../domain/places.js';
 import { PAGE_DATED_KINDS, specOf, type FilterSpec } from '../../domain/spec.js';
-import { isKnownTerm } from '../../domain/synonyms.js';
+import { foreignCompounds, isKnownTerm, narrowerTerms } from '../../domain/synonyms.js';
 import { lightStem, lightStems, matchesGroup, normaliseKey, pageSentences, stems } from '../../domain/text.js';
 
 /**
@@ -161,9 +161,13 @@ function unclear(filter: FunnelFilter, candidate: Candidate, why: string): Verdi
   };
 }
 
-/** The words of a passage; a fact is read with its label ("Established: 2019" states a founding). */
+/**
+ * The words of a passage; a fact is read as its label and value ("Established: 2019" states a founding), not
+ * as the passage holding it: a table row's passage holds every other column too, and its Location cell is no
+ * evidence of its sector.
+ */
 function wordsOf(e: Evidence): { words: string[]; light: string[] } {
-  const text = e.fact && !e.text.includes(e.fact.label) ? `${e.fact.label} ${e.text}` : e.text;
+  const text = e.fact ? `${e.fact.label} ${e.fact.value}` : e.text;
   return { words: stems(text), light: lightStems(text) };
 }
 
@@ -176,12 +180,25 @@ function groupMatches(w: { words: string[]; light: string[] }, group: string[]):
   return (group.some((t) => isKnownTerm(t)) ? matchesGroup(w.light, group, lightStem) : matchesGroup(w.words, group)) !== null;
 }
 
+function withoutPhrases(text: string, phrases: readonly string[]): string {
+  let out = text;
+  for (const phrase of phrases) out = out.replace(new RegExp(`\\b${escapeRe(phrase)}\\b`, 'gi'), ' ');
+  return out;
+}
+
 /** Every group satisfied, preferring one passage; otherwise by up to three passages together. */
 function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | null {
   // No words to find: the passage that names it (its line, its heading) shows what it is.
   if (groups.length === 0) return evidence.length > 0 ? [evidence.find((e) => !e.fact) ?? evidence[0]!] : null;
   const withStems = evidence.map((e) => ({ e, ...wordsOf(e) }));
-  const matches = groupMatches;
+  const matches = (w: { e: Evidence; words: string[]; light: string[] }, group: string[]) => {
+    // "Consumer Finance" names fintech: a sector word inside another sector's phrase does not count.
+    const foreign = group.some((t) => isKnownTerm(t)) ? foreignCompounds(group) : [];
+    const text = w.e.fact ? `${w.e.fact.label} ${w.e.fact.value}` : w.e.text;
+    if (!foreign.some((p) => text.toLowerCase().includes(p))) return groupMatches(w, group);
+    const rest = withoutPhrases(text, foreign);
+    return groupMatches({ words: stems(rest), light: lightStems(rest) }, group);
+  };
   const whole = withStems.find((w) => groups.every((g) => matches(w, g)));
   if (whole) return [whole.e];
   const used: Evidence[] = [];
@@ -194,6 +211,24 @@ function coverGroups(evidence: Evidence[], groups: string[][]): Evidence[] | nul
 }
 
 // ── topic ───────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Sector groups covered by sector facts, each fact read without the phrases that name another sector with
+ * one of the group's words ("Consumer Finance" is no consumer company, "Consumer Health Services" none either).
+ */
+function coverSectors(facts: Evidence[], groups: string[][]): Evidence[] | null {
+  const used: Evidence[] = [];
+  for (const group of groups) {
+    const foreign = foreignCompounds(group);
+    const hit = facts.find((e) => {
+      const text = withoutPhrases(`${e.fact!.label} ${e.fact!.value}`, foreign);
+      return groupMatches({ words: stems(text), light: lightStems(text) }, group);
+    });
+    if (!hit) return null;
+    if (!used.includes(hit)) used.push(hit);
+  }
+  return used;
+}
 
 // Labels pages give what something is about: "Industry", "Sector", "Keywords" (schema.org keywords), "About"
 // (schema.org about), "Research area", "Expertise", "Specialty", "Research interests", "Known for", and what
@@ -211,9 +246,13 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
   const authoritative = topicFacts.some((e) => e.ownFact);
   const sector = authoritative ? groups.filter((g) => g.some((t) => isKnownTerm(t))) : [];
   const other = groups.filter((g) => !sector.includes(g));
-  const bySector = sector.length > 0 ? coverGroups(topicFacts, sector) : [];
+  let bySector = sector.length > 0 ? coverSectors(topicFacts, sector) : [];
+  let subSector = false;
   if (bySector === null) {
-    return fail(filter, candidate, 'its sector is stated otherwise.', [topicFacts[0]!]);
+    // A sub-sector among its facts ("Industry: Therapeutics" for healthcare) places it in the sector.
+    bySector = coverSectors(topicFacts, sector.map((g) => [...g, ...narrowerTerms(g)]));
+    if (bySector === null) return fail(filter, candidate, 'its sector is stated otherwise.', [topicFacts[0]!]);
+    subSector = true;
   }
   const byOther = other.length > 0 || sector.length === 0 ? coverGroups(evidence, other) : [];
   if (byOther === null) {
@@ -224,8 +263,9 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
     }
     return fail(filter, candidate, 'the pages do not describe it that way.');
   }
-  const used = [...bySector, ...byOther.filter((e) => !bySector.includes(e))];
-  return pass(filter, used, 'stated');
+  const sectorPassages = bySector;
+  const used = [...sectorPassages, ...byOther.filter((e) => !sectorPassages.includes(e))];
+  return subSector ? pass(filter, used, 'inferred', ' (inferred: a sub-sector of the one asked for)') : pass(filter, used, 'stated');
 }
 
 // ── place ───────────────────────────────────────────────────────────────────────────────────────
@@ -255,7 +295,7 @@ function locativeName(text: string, names: readonly string[]): string | null {
   for (const n of names) {
     // "in Berlin", "from Paris", "a Berlin-based …", and attributive "a San Francisco payments company".
     // The possessive before a name ("Houston's Shiftly") places it too.
-    const re = new RegExp(`(?:\\b(?:in|from|at|of|near|outside)\\s+(?:the\\s+)?(?:city of\\s+)?${escapeRe(n)}(?![\\p{L}])|(^|[^\\p{L}])${escapeRe(n)}-(?:based|headquartered)\\b|\\b(?:a|an|the)\\s+${escapeRe(n)}\\s+\\p{Ll}|(^|[^\\p{L}])${escapeRe(n)}['’]s\\s+\\p{Lu})`, 'u');
+    const re = new RegExp(`(?:\\b(?:in|from|at|of|near|outside|out of)\\s+(?:the\\s+)?(?:city of\\s+)?${escapeRe(n)}(?![\\p{L}])|\\(\\s*${escapeRe(n)}(?:,[^()]{0,60})?\\)|(^|[^\\p{L}])${escapeRe(n)}-(?:based|headquartered)\\b|\\b(?:a|an|the)\\s+${escapeRe(n)}\\s+\\p{Ll}|(^|[^\\p{L}])${escapeRe(n)}['’]s\\s+\\p{Lu})`, 'u');
     if (re.test(text)) return n;
   }
   return null;
@@ -264,6 +304,7 @@ function locativeName(text: string, names: readonly string[]): string | null {
 function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'location' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   const target: Place = spec.place;
   const names = [...new Set([...spec.names, ...placeNames(target)])];
+  if (spec.relation === 'birth') return verifyBirthplace(filter, target, names, candidate, evidence);
   const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label) && !NOT_WHERE_BASED.test(e.fact.label));
   if (spec.outside) return verifyOutside(filter, target, candidate, locationFacts);
   for (const e of locationFacts) {
@@ -296,6 +337,60 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   return unclear(filter, candidate, `no passage about it names ${target.name} or a place in it.`);
 }
 
+const BIRTH_LABEL = /birth|born|native of|hometown/i;
+const DEATH_LABEL = /death|died/i;
+
+/**
+ * The places a birth fact's value names, its dates left out ("1949-10-08 in Nagoya, Japan", "March 3, 1951,
+ * Tokyo, Japan"); a historical name with today's in brackets ("Prussia (Germany)") is read both ways.
+ */
+function birthPlacesIn(value: string): Place[] {
+  const undated = value
+    .replace(/\b\d{4}-\d{2}-\d{2}\b/g, ' ')
+    .replace(/\b(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2})?,?\s+\d{4}\b/gi, ' ')
+    .replace(/\b(?:c\.\s*)?\d{4}\b/g, ' ')
+    .replace(/^[\s,;:]*(?:in\s+)?/i, '')
+    .replace(/\s+in\s+/gi, ', ')
+    .replace(/\s*,\s*,/g, ',')
+    .replace(/^[\s,]+|[\s,]+$/g, '');
+  if (!undated) return [];
+  const bracketed = [...undated.matchAll(/\(([^)]+)\)/g)].map((m) => m[1]!);
+  const outer = undated.replace(/\([^)]*\)/g, ' ').replace(/\s+/g, ' ').trim();
+  return [outer, ...bracketed].flatMap((t) => (t ? resolveLocation(t) : []));
+}
+
+/**
+ * "Born in X": a birth fact (Born, Birth place, Place of birth, schema.org birthPlace) decides; else a
+ * sentence about the candidate that says it was born in a place. Where it works says nothing of it.
+ */
+function verifyBirthplace(filter: FunnelFilter, target: Place, names: readonly string[], candidate: Candidate, evidence: Evidence[]): Verdict {
+  const facts = evidence.filter((e) => e.fact && BIRTH_LABEL.test(e.fact.label) && !DEATH_LABEL.test(e.fact.label));
+  let placed: Evidence | null = null;
+  for (const e of facts) {
+    const literal = literalName(e.fact!.value, names);
+    const places = birthPlacesIn(e.fact!.value);
+    const inside = places.find((p) => placeContains(target, p));
+    if (literal && (!inside || target.level !== 'city' || inside.name === literal)) return pass(filter, [e], 'stated');
+    if (inside) return pass(filter, [e], 'inferred', ` (inferred: ${inside.name} lies in ${target.name})`);
+    if (places.length > 0) placed ??= e;
+  }
+  if (placed) return fail(filter, candidate, `it was born outside ${target.name}.`, [placed]);
+  for (const e of evidence) {
+    if (!e.named || e.fact) continue;
+    const at = e.text.search(/\bborn\b/i);
+    if (at < 0) continue;
+    const after = e.text.slice(at);
+    // The first place after "born" is where; later ones are where it moved or works.
+    const first = placesNamedIn(after)[0];
+    const literal = literalName(after.slice(0, first ? after.indexOf(first.text) + first.text.length : 80), names);
+    if (literal) return pass(filter, [e], 'stated');
+    if (!first) continue;
+    if (placeContains(target, first.place)) return pass(filter, [e], 'inferred', ` (inferred: ${first.text} lies in ${target.name})`);
+    if (!first.ambiguous) return fail(filter, candidate, `it was born in ${first.text}.`, [e]);
+  }
+  return unclear(filter, candidate, `no passage says where it was born.`);
+}
+
 /** "Outside X": every place its location facts name resolves, and none lies in X. */
 function verifyOutside(filter: FunnelFilter, target: Place, candidate: Candidate, locationFacts: Evidence[]): Verdict {
   for (const e of locationFacts) {
@@ -315,7 +410,8 @@ const STATUS_LABEL = /status|stage|\btype\b|legal|\bform\b|exit|nonprofit|struct
 const FORM_VALUE: Record<OrgForm, RegExp> = {
   nonprofit: /\bnon-?profit|not[- ]for[- ]profit|501\s?\(c\)|\bcharit|\bngo\b/i,
   public: /^public\b|publicly|\bipo\b|\blisted\b|nasdaq|nyse/i,
-  acquired: /\bacquired\b|\bacquisition\b|\bsubsidiary\b/i,
+  // "M&A" is how business databases print an exit by acquisition (a funding or exit status).
+  acquired: /\bacquired\b|\bacquisition\b|\bsubsidiary\b|\bM&A\b|\bmerged\b/i,
   inactive: /\binactive\b|defunct|shut ?down|\bclosed\b|\bdead\b|dissolved/i,
   active: /^(active|operating)\b/i,
 };
@@ -347,8 +443,14 @@ const FORM_LABEL: Partial<Record<OrgForm, { label: RegExp; verification: 'stated
   acquired: { label: /^(?:parent(?: (?:organi[sz]ation|company))?|acquired by|acquirer|owner)$/i, verification: 'inferred', why: ' (a parent organisation is taken to mean it was acquired)' },
 };
 
+/** An operating status ("Operating status: Active") says whether it still runs, not who owns it or where it trades. */
+const OPERATING_LABEL = /operat|activity/i;
+/** A legal form that rules a nonprofit out ("Company type: For Profit", "Legal form: For-profit company"). */
+const FOR_PROFIT = /^for[- ]?profit\b/i;
+
 function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, evidence: Evidence[]): Verdict {
-  const facts = evidence.filter((e) => e.fact);
+  const speaksTo = (e: Evidence) => !OPERATING_LABEL.test(e.fact!.label) || form === 'inactive' || form === 'active';
+  const facts = evidence.filter((e) => e.fact && speaksTo(e));
   const matching = facts.find((e) => FORM_VALUE[form].test(e.fact!.value) && (STATUS_LABEL.test(e.fact!.label) || form === 'nonprofit'));
   if (matching) return pass(filter, [matching], 'stated');
   // A yes/no field named for the form ("Nonprofit: true", "Public: Yes", "Acquired: No").
@@ -371,6 +473,8 @@ function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, e
   }
   const status = facts.find((e) => /status|stage/i.test(e.fact!.label) && ANY_STATUS.test(e.fact!.value));
   if (status && form !== 'nonprofit') return fail(filter, candidate, `its status is “${status.fact!.value}”.`, [status]);
+  const forProfit = form === 'nonprofit' ? facts.find((e) => STATUS_LABEL.test(e.fact!.label) && FOR_PROFIT.test(e.fact!.value.trim())) : undefined;
+  if (forProfit) return fail(filter, candidate, `its legal form is “${forProfit.fact!.value}”.`, [forProfit]);
   return unclear(filter, candidate, 'no passage states its status.');
 }
 
@@ -378,6 +482,8 @@ function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, e
 
 const SIZE_LABEL = /team|employees|headcount|staff|\bsize\b|people|workforce/i;
 const SIZE_SENTENCE = /\b(?:team of|employs|staff of|workforce of)\s+(?:about |around |over |more than |nearly )?(\d[\d,]*)|\b(\d[\d,]*)\+?\s+(?:full-time\s+)?(?:employees|staff members|team members|staffers|workers)\b/i;
+/** "The team counts 355 people", "headcount: about 1,200": a number a few words after a team word. */
+const TEAM_NUMBER = /\b(?:team|staff|workforce|headcount)\b[^.;:!?]{0,25}?\b(\d[\d,]*)\s+(?:people|employees|persons|members|staff)\b/i;
 
 function numbersIn(value: string): number[] {
   return [...value.matchAll(/\d[\d,]*(?:\.\d+)?\s*k?/gi)].map((m) => {
@@ -404,9 +510,11 @@ function verifySize(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'siz
     if (answer === 'yes') return pass(filter, [e], 'stated');
     if (answer === 'no') return fail(filter, candidate, `its headcount is ${e.fact.value}.`, [e]);
   }
+  // A fact's own line read as a sentence would see one end of a range ("1,001-5,000 employees") as the headcount.
+  const factLines = new Set(evidence.flatMap((e) => (e.fact && SIZE_LABEL.test(e.fact.label) ? [e.fact.passage, e.text] : [])));
   for (const e of evidence) {
-    if (!e.named || e.fact) continue;
-    const m = SIZE_SENTENCE.exec(e.text);
+    if (!e.named || e.fact || factLines.has(e.text)) continue;
+    const m = SIZE_SENTENCE.exec(e.text) ?? TEAM_NUMBER.exec(e.text);
     if (!m) continue;
     const n = Number((m[1] ?? m[2])!.replace(/,/g, ''));
     const answer = sizeAnswer([n], spec);
@@ -419,16 +527,16 @@ function verifySize(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'siz
 // ── hiring ──────────────────────────────────────────────────────────────────────────────────────
 
 const HIRING_LABEL = /hiring|jobs|open roles|openings|careers|positions|vacancies|recruit/i;
-const HIRING_YES = /\b(?:is|are|we're|we are|now|currently|actively) hiring\b|\bopen (?:roles|positions|jobs)\b|\bjoin (?:our|the) team\b|\bwe(?:'re| are) looking for\b/i;
-const HIRING_NO = /\bnot (?:currently )?hiring\b|\bno open (?:roles|positions|jobs)\b/i;
+const HIRING_YES = /\b(?:is|are|we're|we are|now|currently|actively) (?:hiring|recruiting)\b|\bopen (?:roles|positions|jobs)\b|\bjoin (?:our|the) team\b|\bwe(?:'re| are) looking for\b/i;
+const HIRING_NO = /\bnot (?:currently )?(?:hiring|recruiting)\b|\bno (?:open |current )?(?:roles|positions|jobs|openings|vacancies)\b/i;
 
 function verifyHiring(filter: FunnelFilter, candidate: Candidate, evidence: Evidence[]): Verdict {
   for (const e of evidence) {
     if (!e.fact || !HIRING_LABEL.test(e.fact.label)) continue;
     const v = e.fact.value.trim();
-    if (/^(?:no|false|not hiring|none|0)\b/i.test(v)) return fail(filter, candidate, 'the page says it is not hiring.', [e]);
+    if (/^(?:no|false|not hiring|none|0|closed)\b/i.test(v) || HIRING_NO.test(v)) return fail(filter, candidate, 'the page says it is not hiring.', [e]);
     const n = numbersIn(v);
-    if (/^(?:yes|true|hiring|open)\b/i.test(v) || (n.length > 0 && n[0]! > 0)) return pass(filter, [e], 'stated');
+    if (/^(?:yes|true|hiring|open|(?:actively |now |currently )?(?:hiring|recruiting))\b/i.test(v) || HIRING_YES.test(v) || (n.length > 0 && n[0]! > 0)) return pass(filter, [e], 'stated');
   }
   for (const e of evidence) {
     if (!e.named || e.fact) continue;
@@ -542,8 +650,12 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
     if (check === 'in') return pass(filter, [e, when[0]!], 'stated');
     if (check === 'out') return fail(filter, candidate, `the event is not dated within ${describe(spec.dateRange)}.`, [e, when[0]!]);
   }
-  // A sentence with no date of its own reports news of the day: the page's date stands in for it.
+  // A sentence with no date of its own reports news of the day: the page's date stands in for it. Not for a
+  // paper's (a book's, a video's) own publication told on another page: a roundup of 2006 about a 1977 paper
+  // does not date the paper; only its own page's date does.
+  const ownDating = PAGE_DATED_KINDS.has(candidate.entityType) && spec.groups.some((g) => g.some((t) => /^(?:publish|published|release|released|appeared)$/i.test(t)));
   for (const e of matching) {
+    if (ownDating && !e.ownPage) continue;
     if (dateCheck(e, spec.dateRange) === 'none' && pageDateIn(e.page, spec.dateRange)) {
       return pass(filter, [e], 'inferred', ` (no date in the sentence; the page is dated ${e.page.publishedAt!.slice(0, 10)}, within ${describe(spec.dateRange)})`);
     }

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import type { Candidate, FetchedPage, PageEntity, PageFact, ResearchPlan } from '@leadfinder/wire';
+import { createRuleReasoner } from './reasoner.js';
+import { relaxFilter } from './relax.js';
+
+/**
+ * Facts as business and scholarly databases print them (a funding status "M&A", an operating status
+ * "Active" beside it, "Company type: For Profit", "Careers: Actively recruiting", a headcount bucket), where
+ * a person was born as its own constraint, and places said before the noun; checked through the rule
+ * reasoner's own plan, extract and verify.
+ */
+
+const NOW = '2026-03-15T09:00:00.000Z';
+const signal = new AbortController().signal;
+const reasoner = createRuleReasoner();
+
+const fact = (label: string, value: string): PageFact => ({ label, value, passage: `${label} ${value}` });
+
+function profile(name: string, facts: PageFact[], prose: string[] = []): FetchedPage {
+  const url = `https://database.example/organization/${name.toLowerCase().replace(/\W+/g, '-')}`;
+  const passages = [name, ...facts.map((f) => f.passage), ...prose];
+  const subject: PageEntity = { name, kind: null, link: null, passage: name, facts, source: 'heading' };
+  return {
+    url, finalUrl: url, status: 200, contentType: 'text/html', title: `${name} - Profile | Database`, text: passages.join('\n'),
+    publishedAt: null, passages, fetchedAt: NOW, model: { subject, items: [], siteName: 'Database' },
+  };
+}
+
+async function plan(query: string): Promise<ResearchPlan> {
+  return (await reasoner.plan({ query, now: NOW, sites: '' }, { signal })).plan;
+}
+
+async function outcomes(query: string, page: FetchedPage): Promise<string[]> {
+  const p = await plan(query);
+  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+  expect(candidates.map((c) => c.name)).toEqual([page.model!.subject!.name]);
+  const candidate: Candidate = candidates[0]!;
+  const out: string[] = [];
+  for (const filter of p.filters) out.push((await reasoner.verify({ plan: p, filter, candidate, pages: [page] }, { signal })).verdict.outcome ?? 'none');
+  return out;
+}
+
+describe('organisation forms as business databases print them', () => {
+  it('"Funding status: M&A" is an acquired company, though its operating status says Active', async () => {
+    const page = profile('PlanGrid', [fact('Industries', 'Construction'), fact('Operating status', 'Active'), fact('Funding status', 'M&A')]);
+    expect(await outcomes('acquired construction companies', page)).toEqual(['yes', 'yes']);
+  });
+
+  it('an operating status of Active neither shows nor rules out a listed company; "Closed" is one that shut down', async () => {
+    const active = profile('Quietly', [fact('Industries', 'Software'), fact('Operating status', 'Active')]);
+    expect(await outcomes('software companies that are publicly traded', active)).toEqual(['yes', 'unclear']);
+    const closed = profile('Homejoy', [fact('Industries', 'Home services'), fact('Operating status', 'Closed')]);
+    expect(await outcomes('companies that are no longer operating', closed)).toEqual(['yes', 'yes']);
+  });
+
+  it('"Company type: For Profit" rules a nonprofit out; "Non-profit" shows one', async () => {
+    const forProfit = profile('Stripe', [fact('Company type', 'For Profit')]);
+    const nonprofit = profile('Khan Academy', [fact('Company type', 'Non-profit')]);
+    expect(await outcomes('nonprofit organizations', forProfit)).toEqual(['yes', 'no']);
+    expect(await outcomes('nonprofit organizations', nonprofit)).toEqual(['yes', 'yes']);
+  });
+});
+
+describe('hiring and headcount as profiles print them', () => {
+  it('"Careers: Actively recruiting" is hiring, "No openings right now" is not', async () => {
+    const yes = profile('Gusto', [fact('Careers', 'Actively recruiting')]);
+    const no = profile('Zenefits', [fact('Careers', 'No openings right now')]);
+    expect(await outcomes('companies that are hiring', yes)).toEqual(['yes', 'yes']);
+    expect(await outcomes('companies that are hiring', no)).toEqual(['yes', 'no']);
+  });
+
+  it('a headcount bucket decides when it lies on one side of the bound, and is unclear when it straddles it', async () => {
+    const page = (size: string) => profile('Acme', [fact('Company size', size)]);
+    expect(await outcomes('companies with more than 500 employees', page('501-1,000 employees'))).toEqual(['yes', 'yes']);
+    expect(await outcomes('companies with more than 500 employees', page('51-200 employees'))).toEqual(['yes', 'no']);
+    expect(await outcomes('companies with more than 2,000 employees', page('1,001-5,000 employees'))).toEqual(['yes', 'unclear']);
+  });
+
+  it('"the team counts 355 people" in a sentence about it gives its headcount', async () => {
+    const page = profile('PlanGrid', [], ['PlanGrid builds software for builders. The team counts 355 people.']);
+    expect(await outcomes('companies with fewer than 100 employees', page)).toEqual(['yes', 'no']);
+  });
+});
+
+describe('where someone was born', () => {
+  it('"born in Japan" is a birth place of its own, not where the person works, and is searched as people write it', async () => {
+    const p = await plan('Nobel laureates born in Japan');
+    expect(p.entityType).toBe('researcher');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a Nobel laureate', 'Born in Japan']);
+    expect(p.queries.some((q) => q.includes('born in Japan'))).toBe(true);
+  });
+
+  it('a birth fact decides (its date left out), whatever the affiliation says', async () => {
+    const page = (born: string, affiliation: string) => profile('Shuji Nakamura', [fact('Honours', 'Nobel Prize in Physics (2014)'), fact('Date of birth', 'May 22, 1954'), fact('Place of birth', born), fact('Current affiliation', affiliation)]);
+    expect(await outcomes('Nobel laureates born in Japan', page('Ikata, Ehime, Japan', 'University of California, Santa Barbara, United States'))).toEqual(['yes', 'yes']);
+    expect(await outcomes('Nobel laureates born in Japan', page('Boston, United States', 'University of Tokyo, Tokyo, Japan'))).toEqual(['yes', 'no']);
+    const infobox = profile('Andre Geim', [fact('Awards', 'Nobel Prize in Physics (2010)'), fact('Born', '1 October 1958, Sochi, Russia'), fact('Institutions', 'University of Manchester, Manchester, United Kingdom')]);
+    expect(await outcomes('Nobel laureates born in Russia', infobox)).toEqual(['yes', 'yes']);
+  });
+
+  it('a historical name with today\'s in brackets is read both ways; a sentence "was born in" counts, a place after it does not', async () => {
+    const bracketed = profile('Dan Shechtman', [fact('Born', '1941-01-24 in Tel Aviv, British Mandate of Palestine (Israel)')]);
+    expect((await outcomes('chemists born in Israel', bracketed))[1]).toBe('yes');
+    const sentence = profile('Ei-ichi Negishi', [], ['Ei-ichi Negishi is a chemist. He was born in Changchun, China, and later worked at Purdue University in the United States.']);
+    expect((await outcomes('chemists born in China', sentence))[1]).toBe('yes');
+    expect((await outcomes('chemists born in the United States', sentence))[1]).toBe('no');
+  });
+
+  it('is loosened to a wider place of birth, never to where someone works', async () => {
+    const p = await plan('chemists born in Kyoto');
+    const born = p.filters.find((f) => f.title.startsWith('Born in'))!;
+    const relaxed = relaxFilter(born, new Date(NOW));
+    expect(relaxed?.title).toMatch(/^Born in /);
+    expect(relaxed?.title).not.toBe(born.title);
+  });
+});
+
+describe('a place said before the noun', () => {
+  it('"California companies", "Berlin startups": a state or a city before the kind noun is the place filter', async () => {
+    expect((await plan('California companies that were acquired')).filters.map((f) => f.title)).toEqual(['Is a company', 'Based in California', 'Was acquired']);
+    expect((await plan('Berlin startups')).filters.map((f) => f.title)).toEqual(['Is a startup', 'Based in Berlin']);
+  });
+
+  it('"a company (Boston, Massachusetts, United States)": a place in brackets after the name places it', async () => {
+    const page = profile('Sendwave', [fact('Industries', 'Fintech')], ['Sendwave (Boston, Massachusetts, United States) pitches itself simply: instant remittances.']);
+    expect((await outcomes('companies in Massachusetts', page))[1]).toBe('yes');
+    expect((await outcomes('companies in Texas', page))[1]).not.toBe('yes');
+  });
+});
+
+describe('sectors as classifications nest them', () => {
+  it('a sub-sector among its own facts places a company in the sector, and the verdict says it was inferred', async () => {
+    const p = await plan('healthcare startups');
+    const page = profile('Notable Labs', [fact('Industry', 'Therapeutics'), fact('Tags', 'Biotech, Oncology')]);
+    const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+    const { verdict } = await reasoner.verify({ plan: p, filter: p.filters[0]!, candidate: candidates[0]!, pages: [page] }, { signal });
+    expect(verdict).toMatchObject({ outcome: 'yes', verification: 'inferred' });
+    expect(await outcomes('consumer companies', profile('Airbnb', [fact('Industry', 'Travel, Leisure and Tourism')]))).toEqual(['yes']);
+  });
+
+  it('a phrase naming another sector with the same word is not the sector ("Consumer Finance" is fintech, not consumer)', async () => {
+    expect(await outcomes('consumer companies', profile('FutureAdvisor', [fact('Industries', 'Fintech, Consumer Finance')]))).toEqual(['no']);
+    expect(await outcomes('consumer companies', profile('Modern Fertility', [fact('Industries', 'Healthcare, Consumer Health and Wellness')]))).toEqual(['no']);
+    expect(await outcomes('consumer companies', profile('Proxy', [fact('Industries', 'Consumer, Consumer Electronics')]))).toEqual(['yes']);
+    expect(await outcomes('fintech companies', profile('FutureAdvisor', [fact('Industries', 'Fintech, Consumer Finance')]))).toEqual(['yes']);
+  });
+});
