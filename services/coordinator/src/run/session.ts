@@ -103,6 +103,11 @@ export class RunSession {
   private readonly emitter: RunEmitter;
   private readonly stages: StageTrace;
   private lastCostMicrousd: number;
+  /**
+   * Spend recorded but not yet written and announced: it goes out with the next step's write (one run
+   * revision for both, see recordSpend), or before the next event, whichever comes first.
+   */
+  private pendingCost: { spend: number; event: RunEventBody } | null = null;
   /** Spend per row, its projection to target, and the request's marginal-cost stop. */
   private readonly rowCost: RowCostMeter;
   /** Spend by the stage it was made in (the metric's `stage` label), counted once the run is terminal. */
@@ -162,7 +167,9 @@ export class RunSession {
   }
 
   /** Appends one event of the run, inside the current stage (its span covers the append). */
-  emit(body: RunEventBody): Promise<RunEvent> {
+  async emit(body: RunEventBody): Promise<RunEvent> {
+    // A recorded spend is written and announced before any later event, so events keep their order.
+    if (this.pendingCost) await this.flushCost();
     return this.stages.within(() => this.emitter.emit(body));
   }
 
@@ -179,31 +186,60 @@ export class RunSession {
    * `run.checkpoint` span under the new stage's span).
    */
   async enter(where: Where): Promise<void> {
-    this.checkpoint();
+    try {
+      this.checkpoint();
+    } catch (reason) {
+      // Ending here: the spend recorded before is still written and announced, as it was recorded.
+      if (this.pendingCost) await this.flushCost().catch(() => undefined);
+      throw reason;
+    }
     this.attributeSpend();
     this.stages.enter(where);
     const text = formatWhere(where);
     this.state.moveTo(text);
+    const cost = this.pendingCost;
+    this.pendingCost = null;
     await this.checkpointSpan('where', async () => {
+      // One revision of the run for the new step and the spend recorded before it.
       await this.persist({ where: text, spendMicrousd: this.meter.spendMicrousd });
+      if (cost) await this.announce(cost);
       await this.emitter.emit({ type: 'status', where: text, message: describeWhere(where) });
     });
   }
 
   /**
-   * After a step: persist the spend first (it is what an interrupted run is charged), then the `cost`
-   * event, so the persisted figure is never below an announced one for long.
+   * After a priced step: the spend is written (it is what an interrupted run is charged), then announced
+   * by a `cost` event, so the persisted figure is never below an announced one. Both go out with the next
+   * step's write (`enter`), one run revision instead of two (most priced steps are followed by a step at
+   * once), or before the next event (`emit`), or before the tail; the event's figures are the ones here.
    */
   async recordSpend(): Promise<void> {
     const spend = this.meter.spendMicrousd;
-    if (spend === this.lastCostMicrousd) return;
+    if (spend === (this.pendingCost?.spend ?? this.lastCostMicrousd)) return;
+    // Two in a row with nothing between: the first goes out as it would have.
+    if (this.pendingCost) await this.flushCost();
+    const rows = this.state.rowCount;
+    this.pendingCost = {
+      spend,
+      event: { type: 'cost', stage: this.state.where, usd: microsToUsdNumber(spend), ...this.rowCost.fields(spend, rows) },
+    };
+    this.noteRows();
+  }
+
+  /** Writes and announces the recorded spend now (a `run.checkpoint` span of its own). */
+  private async flushCost(): Promise<void> {
+    const cost = this.pendingCost;
+    if (!cost) return;
+    this.pendingCost = null;
     await this.checkpointSpan('spend', async () => {
-      await this.persist({ spendMicrousd: spend });
-      this.lastCostMicrousd = spend;
-      const rows = this.state.rowCount;
-      await this.emitter.emit({ type: 'cost', stage: this.state.where, usd: microsToUsdNumber(spend), ...this.rowCost.fields(spend, rows) });
-      this.noteRows();
+      await this.persist({ spendMicrousd: this.meter.spendMicrousd });
+      await this.announce(cost);
     });
+  }
+
+  private async announce(cost: { spend: number; event: RunEventBody }): Promise<void> {
+    this.lastCostMicrousd = cost.spend;
+    await this.emitter.emit(cost.event);
   }
 
   /**
@@ -279,6 +315,9 @@ export class RunSession {
   settle(end: EndDecision): Promise<boolean> {
     return traceStep(end.write ? 'run.settle' : 'run.release', {}, async () => {
       try {
+        // Leaving without a tail (shutdown): the spend recorded is still written, as it is what the run
+        // is charged once interrupted (refused, harmlessly, when the lease is gone).
+        if (!end.write) await this.flushCost().catch(() => undefined);
         return end.write && (await this.finish(end.outcome));
       } finally {
         await this.close();
@@ -297,6 +336,13 @@ export class RunSession {
     // The fresh lease covers the tail. No periodic renewal after this point: once the tail makes the
     // run terminal the store refuses renewals, which would read as a lost lease.
     await this.keeper.stop();
+    // The last recorded spend before the tail, as it would have gone out at once.
+    try {
+      await this.flushCost();
+    } catch (error) {
+      this.logger.warn('could not write the spend before the tail; leaving the run', { error: String(error) });
+      return false;
+    }
     return this.writeTail(outcome);
   }
 
