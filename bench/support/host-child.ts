@@ -1,7 +1,7 @@
 /**
  * Child process that hosts the system under test, so the load generator (the parent) does not share its
  * event loop. Started by host.ts with an IPC channel; announces `{type:'ready', url}` and answers
- * commands `{id, cmd, args}` with `{id, ok, result | error}`.
+ * commands `{id, cmd, args}` with `{id, ok, result | error}` (`stop`, `memory`, `cpu`, `publish`, `storeStats`).
  *
  * Kinds: `edge` (edge alone, embedded or distributed, see edge-stack.ts) and `service` (the whole
  * service as `npm start` runs it, embedded, via startService).
@@ -118,6 +118,9 @@ async function handle(message: Command, events: EventLog | null): Promise<unknow
   switch (message.cmd) {
     case 'stop':
       return null;
+    // CPU time this process has used (µs): per-request or per-run cost that other load on the machine does not inflate as it does wall time.
+    case 'cpu':
+      return process.cpuUsage();
     case 'memory': {
       const gc = (globalThis as { gc?: () => void }).gc;
       if (gc) {
