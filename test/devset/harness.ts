@@ -36,11 +36,14 @@ export interface QueryResult {
   chargedUsd: number;
   usage: { search_calls: number; pages_opened: number; llm_calls: number } | null;
   gold: { yes: string[]; maybe: string[] };
-  rows: { name: string; source_urls: string[]; grounded: boolean; matched: string | null }[];
+  /** `why`: each filter's verdict rationale (what a wrong row passed on). */
+  rows: { name: string; source_urls: string[]; grounded: boolean; matched: string | null; why: string[] }[];
   score: QueryScore;
   groundingProblems: string[];
   plan: { entity_type: string; filters: { title: string; criterion: string }[]; queries: string[] } | null;
   error: string | null;
+  /** With `dropped`: candidates the funnel dropped or left unclear, "name: filter — outcome: rationale". */
+  dropped?: string[];
 }
 
 export interface SplitSummary {
@@ -116,10 +119,23 @@ export interface RunSplitOptions {
   onResult?: (r: QueryResult) => void;
   /** Serve only these of the split's page shapes (default: all of them). */
   shapes?: readonly Shape[];
+  /**
+   * Ask each run for its near misses and unclear candidates (`near_misses`, `keep_unclear`) and keep them in
+   * `dropped`: why a gold entity the run saw did not become a row. Tuning only; the figures of record leave it off.
+   */
+  dropped?: boolean;
 }
 
-function shortRow(row: ResultRow): { name: string; source_urls: string[] } {
-  return { name: row.name, source_urls: row.source_urls };
+function shortRow(row: ResultRow): { name: string; source_urls: string[]; why: string[] } {
+  return { name: row.name, source_urls: row.source_urls, why: row.by_filter.map((f) => f.rationale) };
+}
+
+function droppedOf(result: unknown): string[] {
+  const r = (result ?? {}) as { near_misses?: { name: string; filter: { title: string }; outcome: string; rationale: string }[]; unclear?: { name: string; filter: { title: string }; rationale: string }[] };
+  return [
+    ...(r.near_misses ?? []).map((n) => `${n.name}: ${n.filter.title} — ${n.outcome}: ${n.rationale}`),
+    ...(r.unclear ?? []).map((n) => `${n.name}: ${n.filter.title} — unclear: ${n.rationale}`),
+  ];
 }
 
 /** Runs `queries` (all of `split`) against that split's web through a freshly started service. */
@@ -146,7 +162,7 @@ export async function runSplit(options: RunSplitOptions): Promise<{ results: Que
       let result: QueryResult;
       let id: string | null = null;
       try {
-        id = await api.start({ q: query.q, target });
+        id = await api.start({ q: query.q, target, ...(options.dropped ? { near_misses: true, keep_unclear: true } : {}) });
         const run = await api.waitTerminal(id, options.timeoutMs ?? 60_000, 100);
         const seconds = (Date.now() - started) / 1000;
         const events: RunEvent[] = await api.events(id, 30_000);
@@ -166,6 +182,7 @@ export async function runSplit(options: RunSplitOptions): Promise<{ results: Que
           groundingProblems: problems.flat(),
           plan: plan ? { entity_type: plan.entity_type, filters: plan.filters.map((f) => ({ title: f.title, criterion: f.criterion })), queries: plan.queries } : null,
           error: null,
+          ...(options.dropped ? { dropped: droppedOf(run.result) } : {}),
         };
       } catch (error) {
         // A run left going would fetch into the next query's evidence: stop it first.

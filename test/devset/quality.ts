@@ -59,8 +59,14 @@ function details(r: QueryResult): string[] {
   if (r.error) out.push(`      error: ${r.error.split('\n')[0]}`);
   if (values.verbose) {
     if (r.plan) out.push(`      plan: ${r.plan.entity_type}; filters ${r.plan.filters.map((f) => `"${f.criterion}"`).join(', ')}; queries ${r.plan.queries.map((q) => `"${q}"`).join(', ')}`);
-    for (const row of r.rows) out.push(`      row: ${row.name} → ${row.matched ?? '?'}${row.grounded ? '' : ' [NOT GROUNDED]'} ${row.source_urls[0] ?? ''}`);
+    for (const row of r.rows) {
+      out.push(`      row: ${row.name} → ${row.matched ?? '?'}${row.grounded ? '' : ' [NOT GROUNDED]'} ${row.source_urls[0] ?? ''}`);
+      // What a row that is not asked for passed on.
+      if (!r.gold.yes.includes(row.matched ?? '')) for (const why of row.why) out.push(`        ${why.slice(0, 300)}`);
+    }
     for (const p of r.groundingProblems) out.push(`      grounding: ${p}`);
+    // Why a missed entity the run saw was dropped (near misses and unclear candidates of the run).
+    for (const d of r.dropped ?? []) if (r.score.missed.some((m) => d.startsWith(`${m}:`))) out.push(`      dropped ${d.slice(0, 400)}`);
   }
   return out;
 }
@@ -116,6 +122,7 @@ async function main(): Promise<void> {
     const { results, summary, pages } = await runSplit({
       split, queries, timeoutMs: Number(values.timeout) * 1000, env: passThroughEnv(),
       ...(values.shapes ? { shapes: values.shapes.split(',').map((s) => s.trim()) as Shape[] } : {}),
+      dropped: values.verbose,
       onResult: (r) => {
         console.log(queryLine(r));
         for (const line of details(r)) console.log(line);

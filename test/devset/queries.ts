@@ -170,6 +170,8 @@ export const COMPANY_QUERIES: DevQuery[] = [
   company('c43', 'dev', 'healthcare startups with fewer than 100 employees', (f) => all(topicVerdict(f, HEALTH), sizeVerdict(f, (n) => n < 100))),
   company('c44', 'dev', 'California companies that were acquired', (f) => all(stateVerdict(f, 'CA'), bool(f.status === 'Acquired'))),
   company('c45', 'dev', 'YC startups from the Winter 2014 batch', (f) => bool(f.batch === 'Winter 2014' || f.batch === 'W14')),
+  company('c46', 'dev', 'startups that went through Y Combinator in 2016', (f) => (f.batch === null ? 'no' : bool(/\b2016$|^[WSXF]16$/.test(f.batch)))),
+  company('c47', 'dev', 'e-commerce companies with 50-500 employees', (f) => all(topicVerdict(f, ECOMMERCE), sizeVerdict(f, (n) => n >= 50 && n <= 500))),
 ];
 
 // ------------------------------------------------------------------ researchers (Nobel laureates 2008-2016)
@@ -239,7 +241,7 @@ export const PAPER_QUERIES: DevQuery[] = [
  * Queries added for tuning after the set was first split 25/25 (with the profile-card, homepage-ld and roundup
  * shapes): all in dev, so the held-out half stays exactly what it was.
  */
-export const TUNING_ADDITIONS: ReadonlySet<string> = new Set(['c37', 'c38', 'c39', 'c40', 'c41', 'c42', 'c43', 'c44', 'c45', 'r09', 'r10', 'p07', 'p08']);
+export const TUNING_ADDITIONS: ReadonlySet<string> = new Set(['c37', 'c38', 'c39', 'c40', 'c41', 'c42', 'c43', 'c44', 'c45', 'c46', 'c47', 'r09', 'r10', 'p07', 'p08']);
 
 export function allQueries(): DevQuery[] {
   return [...COMPANY_QUERIES, ...RESEARCHER_QUERIES, ...PAPER_QUERIES];

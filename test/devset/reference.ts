@@ -44,7 +44,7 @@ export async function keywordReference(split: Split, depth: number): Promise<Que
     results.push({
       id: query.id, q: query.q, kind: query.kind, split, target, status: 'done', seconds: 0, chargedUsd: 0, usage: null,
       gold: { yes: gold.yes.map((e) => e.name), maybe: gold.maybe.map((e) => e.name) },
-      rows: rows.map((r) => ({ ...r, grounded: true, matched: r.name })),
+      rows: rows.map((r) => ({ ...r, grounded: true, matched: r.name, why: [] })),
       score: scoreQuery(rows, gold, matcher, target),
       groundingProblems: [], plan: null, error: null,
     });

@@ -52,6 +52,8 @@ const HIRING = /\b(?:that are |which are |are |who are |currently |actively |now
 const NUMBER = String.raw`(\d[\d,.]*\s*k?|[a-z]+(?:[\s-][a-z]+){0,3}?)`;
 const STAFF = String.raw`(?:full[- ]time\s+)?(?:employees|people|staff|team members|workers|headcount|persons|engineers)`;
 const SIZE_PATTERNS: [RegExp, (a: number, b?: number) => [number | null, number | null]][] = [
+  // "50-200 employees", "50 to 200 people".
+  [new RegExp(String.raw`\b(?:with |having |that have |of )?(\d[\d,.]*\s*k?)\s*(?:-|–|to)\s*(\d[\d,.]*\s*k?) ${STAFF}`, 'i'), (a, b) => [a, b ?? null]],
   [new RegExp(String.raw`\b(?:with |having |that have |of )?between ${NUMBER} and ${NUMBER} ${STAFF}`, 'i'), (a, b) => [a, b ?? null]],
   [new RegExp(String.raw`\b(?:with |having |that have |of )?(?:more than|over|above|greater than) ${NUMBER} ${STAFF}`, 'i'), (a) => [Math.floor(a) + 1, null]],
   [new RegExp(String.raw`\b(?:with |having |that have |of )?(?:at least|no fewer than|not less than|min(?:imum)?) ${NUMBER} ${STAFF}`, 'i'), (a) => [a, null]],
@@ -132,6 +134,24 @@ export function readConstraints(query: string): TypedConstraints {
   let cohort: Cohort | null = null;
   const programme = PROGRAMME.exec(rest);
   const batch = readBatch(rest);
+  // A year without a season, said of the programme or its batches: "YC's 2016 batches", "went through Y
+  // Combinator in 2016", "the 2016 YC cohort".
+  const yearOnly = programme && !batch
+    ? new RegExp(String.raw`\b(?:(?:in|from|of)\s+)?(?:the\s+)?((?:19|20)\d{2})(?:'?s)?\s+(?:(?:y\s?combinator|yc)\s+)?(?:batch(?:es)?|cohorts?|class(?:es)?)\b|(?:(?:that |which |who )?(?:went through|were in|was in|joined|funded by|backed by|from|in|of)\s+)?(?:the\s+)?${escape(programme[0])}(?:'s)?\s+(?:(?:in|from)\s+)?(?:the\s+)?((?:19|20)\d{2})\b(?:\s+(?:batch(?:es)?|cohorts?|class(?:es)?))?`, 'i').exec(rest)
+    : null;
+  if (programme && yearOnly) {
+    cohort = { programme: 'Y Combinator', season: null, year: Number(yearOnly[1] ?? yearOnly[2]) };
+    const keepProgramme = yearOnly[2] !== undefined;
+    rest = cut(rest, yearOnly.index, yearOnly.index + yearOnly[0].length);
+    if (!keepProgramme) {
+      const p = PROGRAMME.exec(rest);
+      if (p) {
+        const around = new RegExp(String.raw`\b(?:(?:in|from|of|part of|funded by|backed by|that went through|which went through|went through)\s+)?(?:the\s+)?${escape(p[0])}(?:\s+(?:batch|cohort|class|program(?:me)?))?`, 'i');
+        const m = around.exec(rest) ?? p;
+        rest = cut(rest, m.index, m.index + m[0].length);
+      }
+    }
+  } else
   if (programme || (batch && /\bbatch|cohort|class\b/i.test(rest))) {
     cohort = { programme: 'Y Combinator', season: batch?.season ?? null, year: batch?.year ?? null };
     // Cut the batch phrase with its connecting words ("in the Winter 2012 batch", "from YC W12").
@@ -142,7 +162,7 @@ export function readConstraints(query: string): TypedConstraints {
     }
     const p = PROGRAMME.exec(rest);
     if (p) {
-      const around = new RegExp(String.raw`\b(?:(?:in|from|of|part of|funded by|backed by|that went through|which went through)\s+)?(?:the\s+)?${escape(p[0])}(?:\s+(?:batch|cohort|class|program(?:me)?))?`, 'i');
+      const around = new RegExp(String.raw`\b(?:(?:in|from|of|part of|funded by|backed by|that went through|which went through|went through)\s+)?(?:the\s+)?${escape(p[0])}(?:\s+(?:batch|cohort|class|program(?:me)?))?`, 'i');
       const m = around.exec(rest) ?? p;
       rest = cut(rest, m.index, m.index + m[0].length);
     }
@@ -169,5 +189,6 @@ export function sizeTitle(size: SizeBound): string {
 }
 
 export function cohortTitle(c: Cohort): string {
-  return c.season && c.year ? `Was in ${c.programme}'s ${c.season} ${c.year} batch` : `Went through ${c.programme}`;
+  if (c.season && c.year) return `Was in ${c.programme}'s ${c.season} ${c.year} batch`;
+  return c.year ? `Was in a ${c.year} ${c.programme} batch` : `Went through ${c.programme}`;
 }

@@ -26,7 +26,6 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['healthtech', 'health tech', 'digital health'], broader: ['medtech', 'health'] },
   { same: ['climate tech', 'climatetech', 'cleantech', 'climate'], broader: ['energy', 'sustainability'] },
   { same: ['cybersecurity', 'cyber security', 'security'] },
-  { same: ['e-commerce', 'ecommerce', 'online retail'] },
   { same: ['mobility', 'transport'] },
   { same: ['startup', 'start-up', 'scaleup', 'scale-up'], broader: ['company', 'firm', 'business'] },
   { same: ['company', 'firm', 'business', 'startup', 'start-up'] },
@@ -97,6 +96,8 @@ export const PHRASES = [
   'hr tech', 'civic tech', 'food tech', 'hard tech', 'retail tech', 'election tech', 'developer tools', 'supply chain',
   'human resources', 'enterprise software', 'consumer finance', 'financial services', 'drug discovery', 'synthetic biology',
   'renewable energy', 'solar power', 'energy storage', 'trust & safety', 'video games', 'food and beverage', 'nobel prize',
+  // "e-commerce" as its words are tokenised.
+  'e commerce',
 ];
 
 function key(phrase: string): string {

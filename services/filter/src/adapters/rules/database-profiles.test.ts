@@ -145,3 +145,25 @@ describe('sectors as classifications nest them', () => {
     expect(await outcomes('fintech companies', profile('FutureAdvisor', [fact('Industries', 'Fintech, Consumer Finance')]))).toEqual(['yes']);
   });
 });
+
+describe('phrasings people type for size, sector and cohort', () => {
+  it('reads "50-200 employees" as a headcount range and drops vague size words ("small") from the topic', async () => {
+    expect((await plan('companies with 50-200 employees in Seattle')).filters.map((f) => f.title)).toEqual(['Is a company', 'Based in Seattle', 'Has 50 to 200 employees']);
+    const small = await plan('small AI startups with under 50 employees');
+    expect(JSON.stringify(small.filters[0]!.spec)).not.toContain('small');
+  });
+
+  it('keeps "e-commerce" one sector term with its synonyms', async () => {
+    const p = await plan('e-commerce startups');
+    expect(await outcomes('e-commerce startups', profile('Faire', [fact('Industry', 'Retail'), fact('Tags', 'Marketplace, E-commerce')]))).toEqual(['yes']);
+    expect(JSON.stringify(p.filters[0]!.spec)).toContain('ecommerce');
+  });
+
+  it('a year of batches without a season ("went through Y Combinator in 2016") passes either season of that year, in words or code', async () => {
+    const q = 'startups that went through Y Combinator in 2016';
+    expect((await plan(q)).filters.map((f) => f.title)).toEqual(['Is a startup', 'Was in a 2016 Y Combinator batch']);
+    expect(await outcomes(q, profile('Scale AI', [fact('Batch', 'S16')]))).toEqual(['yes', 'yes']);
+    expect(await outcomes(q, profile('Gusto', [fact('Batch', 'Winter 2012')]))).toEqual(['yes', 'no']);
+    expect((await plan(q)).queries.join(' | ')).toMatch(/W16|S16|Winter 2016|Summer 2016|2016/);
+  });
+});

@@ -22,6 +22,8 @@ const DROP = new Set([
   'working', 'living', 'operating', 'headquartered', 'winning', 'won', 'award-winning', 'prize-winning',
   // Intensifiers: "fully remote" is checked as "remote".
   'fully', 'entirely', 'completely', 'truly', 'very',
+  // Vague size words ("small AI startups", "mid-sized companies"): no page prints them; a number does (size).
+  'small', 'smaller', 'tiny', 'mid', 'midsize', 'midsized', 'sized', 'big',
   // Verbs that link a thing to its event, which pages do not print ("papers that led to a Nobel prize",
   // "cited for the 2001 prize"): the event itself is what is checked.
   'led', 'lead', 'leading', 'resulted', 'contributed', 'cited', 'recognized', 'recognised', 'honored', 'honoured',
@@ -345,7 +347,7 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   if (type?.kind === 'type') {
     const bare = (w: string) => w.toLowerCase().replace(/(?:es|s)$/, '');
     const tried = new Set(pool.join(' ').split(/\s+/).map(bare));
-    for (const term of [...new Set(type.groups.flatMap((g) => g.slice(1, 5)))]) {
+    for (const term of [...new Set(type.groups.flatMap((g) => g.slice(1, 6)))]) {
       if (term.split(/\s+/).every((w) => tried.has(bare(w)))) continue;
       pool.push([term, noun, place].filter(Boolean).join(' '));
     }
@@ -408,6 +410,11 @@ function typedPhrasings(specs: readonly FilterSpec[], typeTitle: string, place: 
   if (specs.some((s) => s.kind === 'hiring')) alternates.push('jobs', 'open roles');
   // Batches are printed both ways: "Winter 2014" and the code "W14".
   if (cohort?.kind === 'cohort' && cohort.season && cohort.year) alternates.push(`${cohort.programme} ${cohort.season.charAt(0)}${String(cohort.year).slice(2)}`);
+  // A year's batches: each season, in words and in code.
+  if (cohort?.kind === 'cohort' && !cohort.season && cohort.year) {
+    const yy = String(cohort.year).slice(2);
+    alternates.push(`${cohort.programme} Winter ${cohort.year}`, `${cohort.programme} Summer ${cohort.year}`, `${cohort.programme} W${yy}`, `${cohort.programme} S${yy}`);
+  }
   if (specs.some((s) => s.kind === 'remote')) alternates.push('remote-first');
   return [
     [forms, remote, topic, plural, at],

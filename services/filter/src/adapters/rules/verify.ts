@@ -577,8 +577,15 @@ const PROGRAMME_WORDS = /\bY ?Combinator\b|\bYC\b/;
 
 function verifyCohort(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'cohort' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   const wantBatch = spec.season !== null && spec.year !== null;
+  // "YC's 2016 batches": either season of that year.
+  const wantYear = spec.season === null && spec.year !== null;
   const judge = (e: Evidence, text: string, programmeKnown: boolean): Verdict | null => {
     const batch = readBatch(text);
+    if (wantYear) {
+      if (!batch) return null;
+      if (batch.year === spec.year) return pass(filter, [e], 'stated');
+      return fail(filter, candidate, `its batch is ${batch.season} ${batch.year}.`, [e]);
+    }
     if (!wantBatch) return programmeKnown || PROGRAMME_WORDS.test(text) ? pass(filter, [e], 'stated') : null;
     if (!batch) return null;
     if (batch.season === spec.season && batch.year === spec.year) return pass(filter, [e], 'stated');
@@ -595,7 +602,7 @@ function verifyCohort(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'c
     const v = judge(e, e.text, true);
     if (v) return v;
   }
-  return unclear(filter, candidate, `no passage names its ${wantBatch ? 'batch' : 'programme'}.`);
+  return unclear(filter, candidate, `no passage names its ${wantBatch || wantYear ? 'batch' : 'programme'}.`);
 }
 
 /** Labels of facts whose value is a time: a year in them is a date ("Published in: Physical Review B, 1973"). */
