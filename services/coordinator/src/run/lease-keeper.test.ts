@@ -126,6 +126,24 @@ describe('LeaseKeeper', () => {
     expect(lost).toHaveLength(1);
   });
 
+  it('renews through a tail, and reads a renewal refused once the run is terminal as its end, not a loss', async () => {
+    const { run, lease } = await claimedRun();
+    const lost = keep(store.runs, lease);
+    keeper!.endingRun();
+    await pass(TTL);
+    expect(keeper!.lease.expiresAt).toBeGreaterThan(Date.now());
+    expect(await store.runs.finish(run.id, keeper!.lease, {
+      status: 'done', where: 'done', spendMicrousd: 0, chargeMicrousd: 0, usdDisplay: '$0.00', stopReason: null, result: null,
+      finishedAt: new Date().toISOString(),
+    })).toBe(true);
+    const before = answered;
+    await time.advance(TTL / 3);
+    await time.until(() => answered > before, { passing: false, what: 'a renewal after the end' });
+    expect(await keeper!.renew()).toBe(false);
+    expect(lost).toEqual([]);
+    expect(keeper!.isLost).toBe(false);
+  });
+
   it('keeps the lease through failing renewals until the last good one expires by its clock, then calls it lost', async () => {
     const { lease } = await claimedRun();
     let failing = false;

@@ -26,6 +26,8 @@ export class LeaseKeeper {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private lost = false;
+  /** The tail is being written: a refusal now means the run turned terminal, not that someone took it. */
+  private ending = false;
 
   constructor(private readonly o: LeaseKeeperOptions) {
     this.current = o.lease;
@@ -73,6 +75,12 @@ export class LeaseKeeper {
     try {
       const renewed = await this.o.runs.renew(this.o.runId, this.current, this.o.ttlMs, this.o.clock.now());
       if (!renewed) {
+        if (this.ending) {
+          // The tail made the run terminal (the store refuses renewals of a finished run): nothing was lost.
+          if (this.timer) clearInterval(this.timer);
+          this.timer = null;
+          return false;
+        }
         this.markLost();
         return false;
       }
@@ -89,6 +97,15 @@ export class LeaseKeeper {
     void this.o.item?.working().catch((error: unknown) => {
       this.o.logger.debug('in-progress ack failed', { runId: this.o.runId, error: String(error) });
     });
+  }
+
+  /**
+   * The tail is about to be written: keep renewing through it (under load its writes may outlast a
+   * lease, and a lapse then would let another coordinator interrupt a run whose tail is already in the
+   * event log), but read a refused renewal as the run having turned terminal.
+   */
+  endingRun(): void {
+    this.ending = true;
   }
 
   /** Called when a fenced write was refused: the lease belongs to someone else now. */

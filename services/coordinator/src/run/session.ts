@@ -333,9 +333,9 @@ export class RunSession {
     // Confirm the lease on the current run before the tail: the event log is not fenced, the store is
     // (periodic renewals check a hint of the run, enough to keep it, not to write a tail on).
     if (!(await this.keeper.confirm())) return false;
-    // The fresh lease covers the tail. No periodic renewal after this point: once the tail makes the
-    // run terminal the store refuses renewals, which would read as a lost lease.
-    await this.keeper.stop();
+    // Renewals go on through the tail (its writes may outlast a lease under load); once the tail makes
+    // the run terminal the store refuses them, which the keeper then reads as the end, not a loss.
+    this.keeper.endingRun();
     // The last recorded spend before the tail, as it would have gone out at once.
     try {
       await this.flushCost();
