@@ -2,6 +2,7 @@ import type { BenchContext, Figure, FigureRow } from '../support/figure.js';
 import { errorRow, skippedRow, verdict } from '../support/figure.js';
 import { createAccount, inPool, startSearch } from '../support/api.js';
 import { cannon, clean, describeLoad, problems, setups, withEdgeHost } from '../support/load.js';
+import { hostCpuMicros } from '../support/host.js';
 import { allAnswered, pacedLoad, pacedProblems, settle } from '../support/paced.js';
 import { ms } from '../support/stats.js';
 
@@ -39,16 +40,19 @@ export const getLatency: Figure = {
           const steady = await pacedLoad(host.url, requests, RATE, steadyS);
           await settle(host.url, requests[0]!);
           ctx.log(`${FIGURE} ${setup.name}: ${maxS}s unthrottled (autocannon, 16 connections)`);
+          const cpuBefore = await hostCpuMicros(host);
           const max = describeLoad(await cannon({ url: host.url, headers, requests, connections: 16, duration: maxS }));
+          // The edge's own CPU per answered request: comparable across runs where other load moves the rates.
+          const edgeCpuUsPerRequest = max.requests > 0 ? Math.round((await hostCpuMicros(host) - cpuBefore) / max.requests) : null;
           const answered = allAnswered(steady, 200);
           return {
             figure: FIGURE,
             setup: setup.label,
             result: `p50 ${ms(steady.latencyMs.p50)}, p99 ${ms(steady.latencyMs.p99)} at ${RATE} req/s${pacedProblems(steady, 200)}; `
-              + `max sustained ${max.ratePerSecond} req/s (p99 ${ms(max.p99Ms)})${problems(max)}`,
+              + `max sustained ${max.ratePerSecond} req/s (p99 ${ms(max.p99Ms)}, edge CPU ${edgeCpuUsPerRequest ?? '?'} µs/req)${problems(max)}`,
             goal,
             verdict: setup.name === 'embedded' ? verdict(answered && steady.latencyMs.p99 <= 5) : answered ? 'report' : 'FAIL',
-            data: { steady, max, maxSustainedClean: clean(max), runs: RUNS, maxSeconds: maxS, coordinator: false },
+            data: { steady, max, edgeCpuUsPerRequest, maxSustainedClean: clean(max), runs: RUNS, maxSeconds: maxS, coordinator: false },
           };
         }));
       } catch (error) {

@@ -11,6 +11,12 @@ export interface Host {
   stop(): Promise<void>;
 }
 
+/** CPU time (user + system, µs) the host process has used so far: diff two readings around a phase. */
+export async function hostCpuMicros(host: Host): Promise<number> {
+  const usage = await host.call<{ user: number; system: number }>('cpu');
+  return usage.user + usage.system;
+}
+
 const CHILD = fileURLToPath(new URL('./host-child.ts', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
 
