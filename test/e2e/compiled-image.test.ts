@@ -2,8 +2,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordSkippedSuite, serverUrl, uniqueName } from '@leadfinder/testkit';
-import { apiClient, createAccount, startRole, waitTerminal } from './distributed-harness.js';
+import { uniqueName } from '@leadfinder/testkit';
+import { apiClient, createAccount, distributedServers, startNatsServer, startRole, waitTerminal } from './distributed-harness.js';
 import type { Proc, RoleProc } from './distributed-harness.js';
 
 /**
@@ -11,15 +11,13 @@ import type { Proc, RoleProc } from './distributed-harness.js';
  * dist/leadfinder.mjs serve). No container engine exists here, so this suite does what the image's
  * build and entry point do: compiles with deploy/build.mjs, then starts each role with
  * `node <out>/leadfinder.mjs serve --role R` over real NATS and MongoDB-wire servers, runs a search
- * through them, and measures each role's resident memory.
+ * through them, and measures each role's resident memory. The nats-server is the suite's own: the roles
+ * use the production stream names, which no other suite's coordinator may share.
  */
 const SUITE = 'test/e2e/compiled-image.test.ts';
 const ROOT = process.cwd();
 const ADMIN = 'compiled-image-admin-token-0123456789abcd';
-const mongoUrl = await serverUrl('mongodb');
-const natsUrl = await serverUrl('nats');
-if (!mongoUrl) recordSkippedSuite(SUITE, 'mongodb');
-if (!natsUrl) recordSkippedSuite(SUITE, 'nats');
+const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUITE);
 
 // Inside the repository, so the bundle's third-party imports resolve in node_modules as in the image.
 const OUT = join(ROOT, '.tmp', `compiled-image-${process.pid}`);
@@ -46,15 +44,17 @@ describe('deploy/build.mjs', () => {
   });
 });
 
-describe.skipIf(!mongoUrl || !natsUrl)('the compiled entry point, one process per role', () => {
+describe.skipIf(!serversReady)('the compiled entry point, one process per role', () => {
   const procs: Proc[] = [];
   let roles: RoleProc[] = [];
   let startedInMs = 0;
+  let nats: (Proc & { url: string }) | undefined;
 
   beforeAll(async () => {
     const bin = join(OUT, 'leadfinder.mjs');
+    nats = await startNatsServer(natsBin, join(OUT, 'jetstream'));
     const common = {
-      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_e2e_compiled'), LEADFINDER_NATS_URL: natsUrl!,
+      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_e2e_compiled'), LEADFINDER_NATS_URL: nats.url,
       LEADFINDER_SESSION_SECRET: 'compiled-image-session-secret-0123456789', LEADFINDER_ADMIN_TOKEN: ADMIN,
       LEADFINDER_DATA_DIR: join(OUT, 'data'), LEADFINDER_LOG_LEVEL: 'info',
     };
@@ -72,6 +72,7 @@ describe.skipIf(!mongoUrl || !natsUrl)('the compiled entry point, one process pe
 
   afterAll(async () => {
     await Promise.allSettled(procs.map((p) => p.stop(5000)));
+    await nats?.stop(5000);
   });
 
   it('runs each role as a single node process, no tsx, and a search through them ends done with rows', async () => {

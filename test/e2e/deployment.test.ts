@@ -1,39 +1,38 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockEnv, recordSkippedSuite, serverUrl, serversRequired, uniqueName } from '@leadfinder/testkit';
-import { startRole } from './distributed-harness.js';
+import { clockEnv, uniqueName } from '@leadfinder/testkit';
+import { distributedServers, startNatsServer, startRole } from './distributed-harness.js';
 import type { Proc, RoleProc } from './distributed-harness.js';
 import { freePort } from '../support/server-process.js';
 
 /**
  * What the Helm chart relies on from the processes it runs: every role answers /readyz and /healthz
  * alike, the admin API can live on a port of its own, and NATS can require credentials and TLS.
- * Real `leadfinder serve --role …` processes over real NATS and MongoDB-wire servers.
+ * Real `leadfinder serve --role …` processes over real NATS and MongoDB-wire servers. Each describe has a
+ * nats-server of its own: the roles use the production stream names, so on a shared server another
+ * suite's coordinator could take their runs (or they another suite's) when files run in parallel.
  */
 const SUITE = 'test/e2e/deployment.test.ts';
 const BIN = join(process.cwd(), 'services', 'cli', 'bin', 'leadfinder.mjs');
 const ADMIN = 'deployment-admin-token-0123456789abcdef';
-const mongoUrl = await serverUrl('mongodb');
-const natsUrl = await serverUrl('nats');
-const natsBin = process.env.LEADFINDER_TEST_NATS_BIN ?? join(process.env.HOME ?? '/root', 'go', 'bin', 'nats-server');
-if (!mongoUrl) recordSkippedSuite(SUITE, 'mongodb');
-if (!natsUrl) recordSkippedSuite(SUITE, 'nats');
-if (!existsSync(natsBin) && serversRequired()) throw new Error(`nats-server not found at ${natsBin} (LEADFINDER_TEST_NATS_BIN) but LEADFINDER_TEST_REQUIRE_SERVERS=1`);
+const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUITE);
 
-describe.skipIf(!mongoUrl || !natsUrl)('the roles as the chart runs them', () => {
+describe.skipIf(!serversReady)('the roles as the chart runs them', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'lf-deployment-'));
   const procs: Proc[] = [];
   let roles: RoleProc[] = [];
   let adminPort = 0;
+  let nats: (Proc & { url: string }) | undefined;
   const started = <T extends Proc>(p: T): T => (procs.push(p), p);
 
   beforeAll(async () => {
+    nats = started(await startNatsServer(natsBin, join(tmp, 'jetstream')));
     adminPort = await freePort();
     const common = {
-      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_e2e_deploy'), LEADFINDER_NATS_URL: natsUrl!,
+      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_e2e_deploy'), LEADFINDER_NATS_URL: nats.url,
       LEADFINDER_SESSION_SECRET: 'deployment-session-secret-0123456789abcdef',
     };
     const dataDir = (name: string) => mkdtempSync(join(tmp, `${name}-`));
@@ -52,7 +51,9 @@ describe.skipIf(!mongoUrl || !natsUrl)('the roles as the chart runs them', () =>
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.allSettled(procs.map((p) => p.stop(5000)));
+    // The roles first, their nats-server last.
+    await Promise.allSettled(procs.filter((p) => p !== nats).map((p) => p.stop(5000)));
+    await nats?.stop(5000);
     rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -91,7 +92,7 @@ describe.skipIf(!mongoUrl || !natsUrl)('the roles as the chart runs them', () =>
   });
 });
 
-describe.skipIf(!mongoUrl || !existsSync(natsBin))('an edge connecting to NATS that requires a password and TLS', () => {
+describe.skipIf(!serversReady)('an edge connecting to NATS that requires a password and TLS', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'lf-nats-tls-'));
   const procs: Proc[] = [];
   let natsTlsUrl = '';
