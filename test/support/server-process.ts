@@ -56,7 +56,10 @@ export async function startServerProcess(options: { env?: Record<string, string>
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  // 60 s: on two shared cores with test files in parallel, a start (about 3 CPU-seconds of imports) can
+  // take far longer than on an idle machine; a healthy server is ready long before, so only a failure waits.
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before it was ready:\n${output}`);
     try {
@@ -67,7 +70,7 @@ export async function startServerProcess(options: { env?: Record<string, string>
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server not ready after ${options.readyTimeoutMs ?? 30_000} ms:\n${output}`);
+      throw new Error(`server not ready after ${readyTimeoutMs} ms:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
