@@ -101,12 +101,12 @@ function parseCursor(value: string, loc: string[]): number {
 
 /**
  * A run whose log has no end marker (it ended before markers were written, or the marker could not be
- * appended) is closed by its record: checked this long after its tail was streamed, then at this pace,
- * at most UNMARKED_END_CHECKS times (then at each keepalive). A run with a marker ends on it first (the
- * coordinator appends it a few ms after the tail), and its record is not read.
+ * appended) is closed by its record: checked this long after its tail was streamed, then at twice the
+ * previous wait, until the waits reach the keepalive (which then checks at its own pace). A run with a
+ * marker ends on it first (the coordinator appends it a few ms after the tail, later on a loaded store),
+ * and its record is not read. One check at a time: on a slow store, checks never pile up.
  */
-const UNMARKED_END_CHECK_MS = 400;
-const UNMARKED_END_CHECKS = 25;
+const UNMARKED_END_FIRST_CHECK_MS = 400;
 
 /** The run's tail was streamed: the end marker (or the record, for an unmarked log) follows shortly. */
 function endsTheRun(event: RunEvent): boolean {
@@ -138,22 +138,30 @@ async function stream(
     cursor = seq;
   };
   /** Fallback for a log without an end marker: a terminal record and nothing after what we sent. */
+  let checking = false;
   const closeIfCaughtUp = async (): Promise<void> => {
+    if (checking) return;
+    checking = true;
     try {
       const record = await deps.store.runs.get(runId);
       if (record && !isTerminal(record.status)) return;
       if ((await deps.events.read(runId, cursor, 1)).length === 0) stop();
     } catch (error) {
       deps.logger.warn('event stream check failed', { runId, err: String(error) });
+    } finally {
+      checking = false;
     }
   };
   let unmarkedEnd: NodeJS.Timeout | undefined;
   const expectEnd = () => {
-    let checks = 0;
-    unmarkedEnd ??= setInterval(() => {
-      if (++checks >= UNMARKED_END_CHECKS) clearInterval(unmarkedEnd);
-      void closeIfCaughtUp();
-    }, UNMARKED_END_CHECK_MS);
+    if (unmarkedEnd) return;
+    const check = (waitMs: number) => {
+      unmarkedEnd = setTimeout(() => {
+        void closeIfCaughtUp();
+        if (waitMs * 2 < keepaliveMs && !abort.signal.aborted) check(waitMs * 2);
+      }, waitMs);
+    };
+    check(UNMARKED_END_FIRST_CHECK_MS);
   };
 
   let ticking = false;
@@ -200,7 +208,7 @@ async function stream(
     if (!abort.signal.aborted) deps.logger.error('event stream failed', { runId, err: String(error) });
   } finally {
     clearInterval(timer);
-    clearInterval(unmarkedEnd);
+    clearTimeout(unmarkedEnd);
     res.off('close', stop);
     stop();
     if (!res.writableEnded) res.end();
