@@ -167,3 +167,15 @@ describe('phrasings people type for size, sector and cohort', () => {
     expect((await plan(q)).queries.join(' | ')).toMatch(/W16|S16|Winter 2016|Summer 2016|2016/);
   });
 });
+
+describe('launch dates', () => {
+  it('a company\'s own "Founded" year stands for its launch (inferred); a tag naming a launch is no launch, nor is the page\'s date', async () => {
+    const q = 'companies launched after 2020';
+    const founded = profile('Vote.org', [fact('Founded', '2021')]);
+    expect(await outcomes(q, founded)).toEqual(['yes', 'yes']);
+    const old = profile('Flock', [fact('Founded', '2017')]);
+    expect(await outcomes(q, old)).toEqual(['yes', 'no']);
+    const tagged = { ...profile('Momentus', [fact('Tags', 'Commercial Space Launch, Space Exploration')]), publishedAt: '2022-05-08T09:00:00.000Z' };
+    expect((await outcomes(q, tagged))[1]).not.toBe('yes');
+  });
+});

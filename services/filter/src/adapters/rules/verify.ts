@@ -635,6 +635,10 @@ function describe(range: DateRange): string {
   return range.to ? `${range.from} to ${range.to}` : `${range.from} or later`;
 }
 
+/** Kinds that are launched and founded: a company, a product. */
+const LAUNCHED_KINDS: ReadonlySet<Candidate['entityType']> = new Set(['company', 'product']);
+const FOUNDED_LABEL = /\b(?:found(?:ed|ing)|established|incorporated|since)\b/i;
+
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   // A fact is read with its label: "Established: 2019" states the founding, "2019" alone does not.
   const matching = evidence.filter((e) => {
@@ -645,9 +649,18 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   const publication = PAGE_DATED_KINDS.has(candidate.entityType) && spec.groups.some((g) => g.includes('published'))
     ? evidence.filter((e) => e.fact && e.ownFact && /^(?:year|date|pub(?:lication|\.)? ?(?:year|date)?|issued)$/i.test(e.fact.label.trim()))
     : [];
-  if (matching.length === 0 && publication.length === 0) return fail(filter, candidate, 'no sentence about it mentions this event.');
-  if (!spec.dateRange) return pass(filter, [matching[0] ?? publication[0]!], 'stated');
+  // A company's (a product's) launch, when its own facts give only when it was founded ("Founded: 2021",
+  // schema.org foundingDate): the founding year is taken for the launch, and the verdict says so.
+  const launch = LAUNCHED_KINDS.has(candidate.entityType) && spec.groups.length === 1 && spec.groups[0]!.some((t) => /^launch(?:ed)?$/i.test(t))
+    ? evidence.filter((e) => e.fact && e.ownFact && FOUNDED_LABEL.test(e.fact.label) && !matching.includes(e))
+    : [];
+  if (matching.length === 0 && publication.length === 0 && launch.length === 0) return fail(filter, candidate, 'no sentence about it mentions this event.');
+  if (!spec.dateRange) return pass(filter, [matching[0] ?? publication[0] ?? launch[0]!], matching.length + publication.length > 0 ? 'stated' : 'inferred');
   for (const e of [...matching, ...publication]) if (dateCheck(e, spec.dateRange) === 'in') return pass(filter, [e], 'stated');
+  for (const e of launch) {
+    const check = dateCheck(e, spec.dateRange);
+    if (check === 'in') return pass(filter, [e], 'inferred', ' (inferred: the founding date taken as the launch)');
+  }
   // The event and its date as two facts of one profile ("Award: Nobel Prize in Physics", "Year: 2012").
   for (const e of matching) {
     if (!e.fact || !e.ownFact || dateCheck(e, spec.dateRange) !== 'none') continue;
@@ -657,12 +670,14 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
     if (check === 'in') return pass(filter, [e, when[0]!], 'stated');
     if (check === 'out') return fail(filter, candidate, `the event is not dated within ${describe(spec.dateRange)}.`, [e, when[0]!]);
   }
-  // A sentence with no date of its own reports news of the day: the page's date stands in for it. Not for a
+  // A sentence with no date of its own reports news of the day: the page's date stands in for it (a sentence:
+  // a fact such as "Tags: Commercial Space Launch" reports nothing of the day). Not for a
   // paper's (a book's, a video's) own publication told on another page: a roundup of 2006 about a 1977 paper
   // does not date the paper; only its own page's date does.
   const ownDating = PAGE_DATED_KINDS.has(candidate.entityType) && spec.groups.some((g) => g.some((t) => /^(?:publish|published|release|released|appeared)$/i.test(t)));
+  const factLines = new Set(evidence.flatMap((e) => (e.fact ? [e.fact.passage, e.fact.value, e.text] : [])));
   for (const e of matching) {
-    if (ownDating && !e.ownPage) continue;
+    if (e.fact || factLines.has(e.text) || (ownDating && !e.ownPage)) continue;
     if (dateCheck(e, spec.dateRange) === 'none' && pageDateIn(e.page, spec.dateRange)) {
       return pass(filter, [e], 'inferred', ` (no date in the sentence; the page is dated ${e.page.publishedAt!.slice(0, 10)}, within ${describe(spec.dateRange)})`);
     }
