@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,14 +8,22 @@ import type { ServerProcess } from '../support/server-process.js';
 
 const BIN = join(process.cwd(), 'services', 'cli', 'bin', 'leadfinder.mjs');
 
-/** Runs `leadfinder serve` expecting it to refuse to start; returns exit code and stderr. */
-function refusedStart(env: Record<string, string>, args: string[] = []): { code: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, 'serve', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LEADFINDER_LOG_LEVEL: 'silent', ...env },
-    encoding: 'utf8',
-    timeout: 30_000,
+/**
+ * Runs `leadfinder serve` expecting it to refuse to start; resolves with exit code and stderr. Not
+ * spawnSync: a test starts its refusals together, so their start-ups (seconds of imports each) overlap.
+ */
+function refusedStart(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LEADFINDER_LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 50_000,
+    });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stderr }));
   });
-  return { code: r.status, stderr: r.stderr };
 }
 
 describe('starting the embedded service', () => {
@@ -52,26 +60,28 @@ describe('starting the embedded service', () => {
     expect(((await admin.json()) as { balanceMicrousd: number }).balanceMicrousd).toBeLessThanOrEqual(12_500_000);
   }, 90_000);
 
-  it('refuses a bad configuration value with exit code 1 and one line naming the variable', () => {
-    const r = refusedStart({ PORT: 'eighty', LEADFINDER_DATA_DIR: mkdtempSync(join(tmpdir(), 'lf-bad-')) });
+  it('refuses a bad configuration value with exit code 1 and one line naming the variable', async () => {
+    const corpusDataDir = mkdtempSync(join(tmpdir(), 'lf-bad-'));
+    cleanup.push(() => rmSync(corpusDataDir, { recursive: true, force: true }));
+    const [r, r2, r3] = await Promise.all([
+      refusedStart({ PORT: 'eighty', LEADFINDER_DATA_DIR: mkdtempSync(join(tmpdir(), 'lf-bad-')) }),
+      refusedStart({ LEADFINDER_SEARCH: 'searxng' }),
+      refusedStart({ LEADFINDER_CORPUS_DIR: '/nonexistent', LEADFINDER_DATA_DIR: corpusDataDir }),
+    ]);
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('PORT');
 
-    const r2 = refusedStart({ LEADFINDER_SEARCH: 'searxng' });
     expect(r2.code).toBe(1);
     expect(r2.stderr.trim().split('\n')).toHaveLength(1);
     expect(r2.stderr).toContain('LEADFINDER_SEARXNG_URL');
 
-    const corpusDataDir = mkdtempSync(join(tmpdir(), 'lf-bad-'));
-    cleanup.push(() => rmSync(corpusDataDir, { recursive: true, force: true }));
-    const r3 = refusedStart({ LEADFINDER_CORPUS_DIR: '/nonexistent', LEADFINDER_DATA_DIR: corpusDataDir });
     expect(r3.code).toBe(1);
     expect(r3.stderr.trim().split('\n')).toEqual([expect.stringMatching(/LEADFINDER_CORPUS_DIR: no such folder \(got "\/nonexistent"\)/)]);
   }, 60_000);
 
-  it('refuses the development sign-in off loopback, behind https and on a separate edge, in one line saying why', () => {
+  it('refuses the development sign-in off loopback, behind https and on a separate edge, in one line saying why', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lf-devsignin-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const cases: [Record<string, string>, string[], RegExp][] = [
@@ -79,43 +89,49 @@ describe('starting the embedded service', () => {
       [{ LEADFINDER_PUBLIC_URL: 'https://leads.example.com' }, [], /LEADFINDER_DEV_SIGNIN: .*refused when LEADFINDER_PUBLIC_URL is https/],
       [{ LEADFINDER_SESSION_SECRET: 'x'.repeat(40) }, ['--role', 'edge'], /LEADFINDER_DEV_SIGNIN: .*refused when the edge runs as a separate service/],
     ];
-    for (const [env, args, why] of cases) {
-      const r = refusedStart({ LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_DATA_DIR: dataDir, ...env }, args);
+    const refusals = await Promise.all(cases.map(([env, args]) => refusedStart({ LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_DATA_DIR: dataDir, ...env }, args)));
+    for (const [i, [, , why]] of cases.entries()) {
+      const r = refusals[i]!;
       expect(r.code).toBe(1);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(why);
     }
   }, 60_000);
 
-  it('refuses short secrets, and a bad database URL without printing its password', () => {
-    const r = refusedStart({ LEADFINDER_SESSION_SECRET: 'a' });
-    expect(r.code).toBe(1);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/LEADFINDER_SESSION_SECRET: must be at least 32 bytes/);
+  it('refuses short secrets, and a bad database URL without printing its password', async () => {
     const kept = mkdtempSync(join(tmpdir(), 'lf-kept-secret-'));
     cleanup.push(() => rmSync(kept, { recursive: true, force: true }));
     writeFileSync(join(kept, 'session-secret'), 'short\n');
-    const file = refusedStart({ LEADFINDER_DATA_DIR: kept });
+    const [r, file, admin, url] = await Promise.all([
+      refusedStart({ LEADFINDER_SESSION_SECRET: 'a' }),
+      refusedStart({ LEADFINDER_DATA_DIR: kept }),
+      refusedStart({ LEADFINDER_ADMIN_TOKEN: 'x' }),
+      refusedStart({ LEADFINDER_MONGODB_URL: 'mongodb://lf:hunter2-secret@db host/x' }),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/LEADFINDER_SESSION_SECRET: must be at least 32 bytes/);
     expect(file.code).toBe(1);
     expect(file.stderr.trim().split('\n')).toHaveLength(1);
     expect(file.stderr).toMatch(/session-secret is shorter than 32 bytes/);
-    const admin = refusedStart({ LEADFINDER_ADMIN_TOKEN: 'x' });
     expect(admin.stderr).toMatch(/LEADFINDER_ADMIN_TOKEN: must be at least 32 bytes/);
-    const url = refusedStart({ LEADFINDER_MONGODB_URL: 'mongodb://lf:hunter2-secret@db host/x' });
     expect(url.code).toBe(1);
     expect(url.stderr).toContain('LEADFINDER_MONGODB_URL');
     expect(url.stderr).not.toContain('hunter2');
   }, 60_000);
 
   it('says at start-up which sign-in is active', async () => {
-    const none = await startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'info', LEADFINDER_FETCH_RESOLVE: 'intranet.example:443:10.0.0.5' } });
-    cleanup.push(() => none.stop());
+    // Both servers start together (their start-ups overlap); each is stopped by the cleanup either way.
+    const [none, dev] = await Promise.all([
+      startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'info', LEADFINDER_FETCH_RESOLVE: 'intranet.example:443:10.0.0.5' } })
+        .then((server) => (cleanup.push(() => server.stop()), server)),
+      startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'warn', LEADFINDER_DEV_SIGNIN: '1' } })
+        .then((server) => (cleanup.push(() => server.stop()), server)),
+    ]);
     expect(none.output()).toContain('web sign-in: none');
     // Fetch pins are listed, and one the SSRF guard will refuse is called out.
     expect(none.output()).toContain('intranet.example:443 -> 10.0.0.5');
     expect(none.output()).toContain('fetch pin to a refused address');
-    const dev = await startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'warn', LEADFINDER_DEV_SIGNIN: '1' } });
-    cleanup.push(() => dev.stop());
     expect(dev.output()).toContain('web sign-in: DEVELOPMENT sign-in');
     // And the development sign-in works only where it was enabled.
     const signIn = (url: string) => fetch(`${url}/auth/dev-signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"victim@example.com"}' });
@@ -148,14 +164,14 @@ describe('starting the embedded service', () => {
   it('says in one line that the port is in use', async () => {
     const first = await startServerProcess();
     cleanup.push(() => first.stop());
-    const r = refusedStart({ PORT: String(first.port), HOST: '127.0.0.1', LEADFINDER_DATA_DIR: mkdtempSync(join(tmpdir(), 'lf-port-')) });
+    const r = await refusedStart({ PORT: String(first.port), HOST: '127.0.0.1', LEADFINDER_DATA_DIR: mkdtempSync(join(tmpdir(), 'lf-port-')) });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/address already in use/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 
-  it('says in one line that the data dir cannot be used', () => {
+  it('says in one line that the data dir cannot be used', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'lf-ro-'));
     cleanup.push(() => {
       chmodSync(parent, 0o755);
@@ -164,7 +180,7 @@ describe('starting the embedded service', () => {
     const dataDir = join(parent, 'data');
     // A data dir that is a regular file cannot be used even by root (permissions do not stop root).
     spawnSync('touch', [dataDir]);
-    const r = refusedStart({ LEADFINDER_DATA_DIR: dataDir });
+    const r = await refusedStart({ LEADFINDER_DATA_DIR: dataDir });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('LEADFINDER_DATA_DIR');
