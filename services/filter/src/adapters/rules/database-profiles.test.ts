@@ -179,3 +179,12 @@ describe('launch dates', () => {
     expect((await outcomes(q, tagged))[1]).not.toBe('yes');
   });
 });
+
+describe('forms said in plain words', () => {
+  it('"its shares trade on a public stock exchange" is listed; "was later bought by a larger company" is acquired', async () => {
+    const listed = profile('PagerDuty', [fact('Industries', 'Software')], ['PagerDuty builds incident response software. Its shares trade on a public stock exchange.']);
+    expect(await outcomes('software companies that are publicly traded', listed)).toEqual(['yes', 'yes']);
+    const bought = profile('PlanGrid', [fact('Industries', 'Construction')], ['PlanGrid makes construction software. It was later bought by a larger company.']);
+    expect(await outcomes('acquired construction companies', bought)).toEqual(['yes', 'yes']);
+  });
+});

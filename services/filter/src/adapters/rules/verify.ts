@@ -419,8 +419,9 @@ const FORM_VALUE: Record<OrgForm, RegExp> = {
 const ANY_STATUS = /^(active|acquired|public|inactive|operating|defunct|closed|private|ipo)\b/i;
 const FORM_SENTENCE: Record<OrgForm, RegExp | null> = {
   nonprofit: /\b(?:non-?profit|not-for-profit|501\(c\)\(3\)|charitable organi[sz]ation|registered charity)\b/i,
-  public: /\b(?:publicly (?:traded|listed)|went public|initial public offering|IPO|listed on the (?:NYSE|NASDAQ|Nasdaq|New York Stock Exchange|stock exchange)|(?:NYSE|NASDAQ|Nasdaq): ?[A-Z]{1,5})\b/,
-  acquired: /\b(?:(?:was|were|been|got|is now|later|eventually) acquired|acquired by|acquisition by|sold to)\b/i,
+  // "Its shares trade on a public stock exchange", "now a public company": said in plain words too.
+  public: /\b(?:publicly (?:traded|listed)|went public|initial public offering|IPO|(?:listed|trade[sd]?|trading) on (?:the|a) (?:public )?(?:NYSE|NASDAQ|Nasdaq|New York Stock Exchange|stock exchange|stock market)|(?:is|now|became) a public company|(?:NYSE|NASDAQ|Nasdaq): ?[A-Z]{1,5})\b/,
+  acquired: /\b(?:(?:was|were|been|got|is now|later|eventually|since) acquired|acquired by|acquisition by|sold to|(?:was|were|been|later) bought(?: out)? by)\b/i,
   inactive: /\b(?:shut down|shuttered|ceased operations|wound down|defunct|closed (?:its|their) doors|no longer operat\w*)\b/i,
   active: null,
 };
@@ -428,7 +429,7 @@ const FORM_SENTENCE: Record<OrgForm, RegExp | null> = {
 /** The sentence says it of the candidate: named before the phrase, or opening with "It"/"The company". */
 function saysOfCandidate(text: string, name: string, at: number): boolean {
   const nameAt = text.indexOf(name);
-  return (nameAt >= 0 && nameAt < at) || /^(?:It|The (?:company|startup|firm|organi[sz]ation|nonprofit)|They)\b/.test(text);
+  return (nameAt >= 0 && nameAt < at) || /^(?:It|Its|The (?:company|startup|firm|organi[sz]ation|nonprofit)(?:'s)?|They|Their)\b/.test(text);
 }
 
 /**
