@@ -188,3 +188,17 @@ describe('forms said in plain words', () => {
     expect(await outcomes('acquired construction companies', bought)).toEqual(['yes', 'yes']);
   });
 });
+
+describe('an entity\'s own domain', () => {
+  it('is a site of its own, never a shared host holding a page about it (each person on it stays a row of their own)', async () => {
+    const p = await plan('economists at Princeton University');
+    const page = (name: string, website: string) => profile(name, [fact('Website', website), fact('Works for', 'Princeton University, Princeton, NJ, United States'), fact('Research areas', 'Economics')]);
+    const [deaton] = (await reasoner.extract({ plan: p, page: page('Angus Deaton', 'https://researcherpages.example/angus-deaton/'), round: 1 }, { signal })).candidates;
+    const [sims] = (await reasoner.extract({ plan: p, page: page('Christopher A. Sims', 'https://researcherpages.example/christopher-a-sims/'), round: 1 }, { signal })).candidates;
+    expect(deaton?.domain ?? null).toBeNull();
+    expect(sims?.domain ?? null).toBeNull();
+    const c = await plan('fintech companies');
+    const [stripe] = (await reasoner.extract({ plan: c, page: profile('Stripe', [fact('Industry', 'Fintech'), fact('Website', 'https://stripe.com/')]), round: 1 }, { signal })).candidates;
+    expect(stripe?.domain).toBe('stripe.com');
+  });
+});

@@ -58,10 +58,22 @@ function hostOf(url: string): string | null {
   }
 }
 
+/** A URL or bare domain naming a whole site ("stripe.com", "https://acme.org/", "https://acme.org/en/"), not a page on one. */
+function isSiteRoot(value: string): boolean {
+  try {
+    const url = new URL(/^https?:/i.test(value.trim()) ? value.trim() : `https://${value.trim()}`);
+    return /^\/(?:(?:index\.html?|home|[a-z]{2}(?:-[a-z]{2})?)\/?)?$/i.test(url.pathname);
+  } catch {
+    return false;
+  }
+}
+
 /** The entity's own domain: a Website fact, or a link off the page's site whose host carries its name. */
 function entityDomain(entity: PageEntity, pageHost: string | null): string | null {
   const website = entity.facts.find((f) => /^(website|url|homepage|web|site|domain)$/i.test(f.label));
-  const fromFact = website ? hostOf(/^https?:/i.test(website.value) ? website.value : `https://${website.value}`) : null;
+  // Only a site of its own: a page under a path of a shared host ("researcherpages.example/angus-deaton/")
+  // is a page about it, and taking that host as its domain would make every entity on the host one row.
+  const fromFact = website && isSiteRoot(website.value) ? hostOf(/^https?:/i.test(website.value) ? website.value : `https://${website.value}`) : null;
   if (fromFact) return fromFact;
   const linkHost = entity.link ? hostOf(entity.link) : null;
   const key = normaliseKey(entity.name).replace(/\s+/g, '');
