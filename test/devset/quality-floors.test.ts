@@ -36,8 +36,10 @@ interface Floors {
 const FLOORS: Record<Split, Floors> = {
   // Raised 03:28 UTC (issue 14 engine, subset P 1.000 R 0.967 F1 0.983, $0.016 per correct row) less a margin.
   dev: { precision: 0.95, recall: 0.92, f1: 0.93, groundedShare: 1, costPerCorrectRow: 0.022 },
-  // Raised 06:30 UTC (structure and label generalisation, subset P 0.983 R 0.825 F1 0.897, $0.015 per correct row) less a margin.
-  test: { precision: 0.9, recall: 0.74, f1: 0.81, groundedShare: 1, costPerCorrectRow: 0.025 },
+  // Raised 06:30 UTC (structure and label generalisation, subset P 0.983 R 0.825 F1 0.897, $0.015 per correct row) less a margin;
+  // raised again 09:55 UTC (e258d5f: own domains are sites of their own, typed constraints; subset P 0.983 R 0.848 F1 0.911,
+  // $0.015 per correct row) less the same margin.
+  test: { precision: 0.9, recall: 0.76, f1: 0.82, groundedShare: 1, costPerCorrectRow: 0.025 },
 };
 /**
  * Seconds one query may take. The issue's goal is 10 s on a quiet machine (`npm run quality` reports it);
