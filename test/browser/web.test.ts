@@ -413,7 +413,8 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       await ctx.close();
       await bare.stop();
     }
-  }, 60_000);
+    // Room for a server start-up (up to 60 s beside other test files on two shared cores).
+  }, 120_000);
 
   it('sends a strict Content-Security-Policy with the page', async () => {
     const response = await fetch(server.url + '/');

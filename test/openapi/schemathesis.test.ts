@@ -56,7 +56,8 @@ describe.skipIf(!schemathesis)('schemathesis against an embedded server', () => 
         ['--config-file', CONFIG, 'run', ...args, '--checks', 'all', '--seed', '1', '--no-color', '--request-timeout', '30', '-H', `Authorization: Bearer ${token}`],
         // Its cwd is a temp folder: hypothesis keeps a database of examples in `.hypothesis` there.
         // The hooks make a drawn Idempotency-Key name one body, as a client's does (see the file).
-        { cwd: dir, timeout: 100_000, maxBuffer: 32 << 20, env: { PATH: process.env.PATH ?? '', HOME: dir, SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: HOOKS, PYTHONDONTWRITEBYTECODE: '1' } },
+        // 200 s: the fuzzer is CPU-bound (about 45 s alone); beside other test files on two cores it needs more.
+        { cwd: dir, timeout: 200_000, maxBuffer: 32 << 20, env: { PATH: process.env.PATH ?? '', HOME: dir, SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: HOOKS, PYTHONDONTWRITEBYTECODE: '1' } },
         (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: stdout + stderr }),
       );
     });
@@ -74,7 +75,7 @@ describe.skipIf(!schemathesis)('schemathesis against an embedded server', () => 
     expect(run.output).toMatch(/API Links:\s+6 covered \/ 6 selected \/ 6 total/);
     const cases = readFileSync(junit, 'utf8').match(/<testcase /g) ?? [];
     expect(cases.length).toBeGreaterThanOrEqual(10);
-  }, 110_000);
+  }, 210_000);
 
   it('reports a response the document does not describe (the run is not vacuous)', async () => {
     // The served document without the 404 of GET /v1/searches/{id}: every unknown id is then an undocumented answer.
@@ -85,5 +86,5 @@ describe.skipIf(!schemathesis)('schemathesis against an embedded server', () => 
     const run = await st([file, '--url', server.url, '--max-examples', '3', '--phases', 'coverage', '--include-operation-id', 'getSearch']);
     expect(run.code).not.toBe(0);
     expect(run.output).toMatch(/Undocumented status code/);
-  }, 60_000);
+  }, 120_000);
 });
