@@ -257,8 +257,14 @@ export function homepageLdPage(e: DevEntity, day: string): MorePage {
 
 // ── roundup ─────────────────────────────────────────────────────────────────────────────────────
 
+/** Hosts of each kind's prose page when the entity has no domain of its own (pages.ts aboutUrl). */
+function aboutUrl(e: DevEntity): string {
+  return e.domain ? `https://${e.domain}/about` : `https://${OWN_FALLBACK[e.kind]}/${e.slug}/about`;
+}
+
+/** The entity's own page on this web: its home page, else its database profile, else its about page. */
 function link(e: DevEntity, shapes: readonly string[]): string {
-  const target = shapes.includes('homepage-ld') ? homepageUrl(e) : databaseUrl(e);
+  const target = shapes.includes('homepage-ld') ? homepageUrl(e) : shapes.includes('profile-card') ? databaseUrl(e) : shapes.includes('about') ? aboutUrl(e) : databaseUrl(e);
   return `<a href="${esc(target)}">${esc(e.name)}</a>`;
 }
 
