@@ -202,3 +202,23 @@ describe('an entity\'s own domain', () => {
     expect(stripe?.domain).toBe('stripe.com');
   });
 });
+
+describe('facts under the labels sites use, values by type', () => {
+  it.each(['Location', 'HQ', 'Headquarters', 'Based in', 'City', 'Head office', 'Office location', 'Address', 'Country'])('a place under "%s"', async (label) => {
+    expect((await outcomes('companies in California', profile('Acme', [fact(label, 'Oakland, CA, USA')])))[1]).toBe('yes');
+    expect((await outcomes('companies in California', profile('Acme', [fact(label, 'Austin, TX, USA')])))[1]).toBe('no');
+  });
+
+  it.each(['Employees', 'Number of employees', 'Company size', 'Headcount', 'Team size', 'Staff', 'Workforce'])('a headcount under "%s"', async (label) => {
+    expect((await outcomes('companies with more than 500 employees', profile('Acme', [fact(label, '1,200')])))[1]).toBe('yes');
+    expect((await outcomes('companies with more than 500 employees', profile('Acme', [fact(label, '40')])))[1]).toBe('no');
+  });
+
+  it.each([['Status', 'Acquired'], ['Company status', 'Acquired'], ['Ownership', 'Subsidiary'], ['Exit', 'Acquired'], ['Funding status', 'M&A'], ['Type', 'Subsidiary (acquired)']])('an acquisition under "%s: %s"', async (label, value) => {
+    expect((await outcomes('acquired companies', profile('Acme', [fact(label, value)])))[1]).toBe('yes');
+  });
+
+  it.each([['Hiring', 'Yes'], ['Open positions', 'Yes, hiring now'], ['Careers', 'We are hiring'], ['Jobs', '12 open roles'], ['Open roles', 'true']])('hiring under "%s: %s"', async (label, value) => {
+    expect((await outcomes('companies that are hiring', profile('Acme', [fact(label, value)])))[1]).toBe('yes');
+  });
+});
