@@ -222,3 +222,13 @@ describe('facts under the labels sites use, values by type', () => {
     expect((await outcomes('companies that are hiring', profile('Acme', [fact(label, value)])))[1]).toBe('yes');
   });
 });
+
+describe('"outside" a place, said in a sentence', () => {
+  it('a page with no location fact that says where it is decides: outside when every place lies elsewhere, not when one lies inside', async () => {
+    const q = 'nonprofits outside the United States';
+    const lagos = profile('Kudi Health', [fact('Type', 'Nonprofit')], ['Kudi Health is headquartered in Lagos, Nigeria.']);
+    expect(await outcomes(q, lagos)).toEqual(['yes', 'yes', 'yes']);
+    const sf = profile('Upsolve', [fact('Type', 'Nonprofit')], ['Upsolve is based in San Francisco, California.']);
+    expect((await outcomes(q, sf))[1]).toBe('no');
+  });
+});

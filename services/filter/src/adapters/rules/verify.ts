@@ -306,7 +306,7 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   const names = [...new Set([...spec.names, ...placeNames(target)])];
   if (spec.relation === 'birth') return verifyBirthplace(filter, target, names, candidate, evidence);
   const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label) && !NOT_WHERE_BASED.test(e.fact.label));
-  if (spec.outside) return verifyOutside(filter, target, candidate, locationFacts);
+  if (spec.outside) return verifyOutside(filter, target, candidate, locationFacts, evidence);
   for (const e of locationFacts) {
     const inside = resolveLocation(e.fact!.value).find((p) => placeContains(target, p));
     const literal = literalName(e.fact!.value, names);
@@ -392,13 +392,26 @@ function verifyBirthplace(filter: FunnelFilter, target: Place, names: readonly s
 }
 
 /** "Outside X": every place its location facts name resolves, and none lies in X. */
-function verifyOutside(filter: FunnelFilter, target: Place, candidate: Candidate, locationFacts: Evidence[]): Verdict {
+function verifyOutside(filter: FunnelFilter, target: Place, candidate: Candidate, locationFacts: Evidence[], evidence: Evidence[] = []): Verdict {
   for (const e of locationFacts) {
     const places = resolveLocation(e.fact!.value);
     if (places.some((p) => placeContains(target, p))) return fail(filter, candidate, `it is located in ${target.name}.`, [e]);
     if (places.length > 0) {
       const where = places.map((p) => (p.level === 'city' && p.country ? `${p.name} (${p.country})` : p.name)).join(', ');
       return pass(filter, [e], 'inferred', ` (inferred: ${where} lies outside ${target.name})`);
+    }
+  }
+  // No location fact: a sentence about it that says where it is ("headquartered in Lagos, Nigeria"). Every
+  // place it names as a locative must be placed unambiguously, and none may lie in the excluded place.
+  if (BASED_KINDS.has(candidate.entityType)) {
+    for (const e of evidence) {
+      if (!e.named || e.fact || /^(?:Born|Died)\b/.test(e.text) || /\bborn\b/i.test(e.text)) continue;
+      const located = placesNamedIn(e.text).filter((m) => locativeName(e.text, [m.text.replace(/-based$/i, '').replace(/['’]s$/, '')]));
+      if (located.length === 0) continue;
+      if (located.some((m) => placeContains(target, m.place))) return fail(filter, candidate, `it is located in ${target.name}.`, [e]);
+      if (located.every((m) => !m.ambiguous)) {
+        return pass(filter, [e], 'inferred', ` (inferred: ${located.map((m) => m.place.name).join(', ')} lies outside ${target.name})`);
+      }
     }
   }
   return unclear(filter, candidate, 'no passage gives a location the gazetteer knows.');
