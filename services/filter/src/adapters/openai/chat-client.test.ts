@@ -102,7 +102,9 @@ describe('chat client tracing', () => {
     // half a millisecond for the SDK's rounding of high-resolution times.
     expect(ms(secondSpan!.startTime)).toBeGreaterThanOrEqual(ms(wait.endTime) - 0.5);
     expect(ms(wait.endTime)).toBeGreaterThanOrEqual(ms(firstSpan!.endTime) - 1);
-    expect(ms(secondSpan!.duration)).toBeLessThan(ms(wait.duration));
+    // The completion span measures the provider alone: it holds none of the wait (it starts after it ends,
+    // above). Its length is not compared with the wait's: on a loaded machine a 2 ms answer can take longer.
+    expect(wait.parentSpanContext?.spanId ?? null).not.toBe(secondSpan!.spanContext().spanId);
   });
 
   it('leaves the slot queue when the caller gives up while waiting: no error span, the next caller gets the slot', async () => {
