@@ -20,15 +20,31 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
+/**
+ * Ports for child processes. A child binds its port seconds after we picked it (its imports come first),
+ * so a port the kernel hands out for `listen(0)` could meanwhile go to a server of a test file running
+ * beside this one, and our readiness check would then reach that server. Each vitest worker therefore
+ * takes ports from a block of its own, below the kernel's ephemeral range (where outgoing connections
+ * take theirs), never the same one twice in a file, and a bind probe skips any port in use.
+ */
+const FIRST_PORT = 20_000;
+const PORT_BLOCK = 1_500;
+const blockStart = FIRST_PORT + ((Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 8) * PORT_BLOCK;
+let portOffset = process.pid % PORT_BLOCK;
+
 export async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
+  for (let tries = 0; tries < PORT_BLOCK; tries++) {
+    const port = blockStart + (portOffset++ % PORT_BLOCK);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in ${blockStart}-${blockStart + PORT_BLOCK - 1}`);
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
 }
 
