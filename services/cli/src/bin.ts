@@ -9,10 +9,9 @@ import { CLIENT_USAGE } from './usage.js';
 const USAGE = CLIENT_USAGE.replace('usage:\n', 'usage:\n  leadfinder serve [--role all|edge|coordinator|fetcher|filter]\n');
 
 async function serve(argv: string[]): Promise<number> {
-  // Loaded here, not at the top: the service stack takes seconds to import and the client commands need none of it.
+  // Loaded here, not at the top: the service stack takes seconds to import and the client commands need none
+  // of it. The drivers and roles come after the configuration is read, so a refused one is refused at once.
   const { ConfigError, Role, createLogger, loadConfig, redactCredentials } = await import('@leadfinder/platform');
-  const { StartupError } = await import('./serve/adapters.js');
-  const { startService } = await import('./serve/serve.js');
   const { values, positionals } = parseArgs({ args: argv, options: { role: { type: 'string' } }, allowPositionals: true });
   const roleParse = Role.safeParse(values.role ?? positionals[0] ?? 'all');
   if (!roleParse.success) {
@@ -30,6 +29,8 @@ async function serve(argv: string[]): Promise<number> {
     throw error;
   }
   const logger = createLogger({ level: config.LEADFINDER_LOG_LEVEL, name: `leadfinder-${roleParse.data}` });
+  const { StartupError } = await import('./serve/adapters.js');
+  const { startService } = await import('./serve/serve.js');
   let service;
   try {
     service = await startService(config, roleParse.data, logger);
