@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Candidate, FetchedPage, PageEntity, PageFact, ResearchPlan } from '@leadfinder/wire';
-import { createRuleReasoner } from './reasoner.js';
+import type { FetchedPage, PageEntity, PageFact } from '@leadfinder/wire';
+import { NOW, fact, outcomes, plan, profilePage, reasoner, signal } from './fact-page-testing.js';
 import { relaxFilter } from './relax.js';
 
 /**
@@ -8,35 +8,7 @@ import { relaxFilter } from './relax.js';
  * phrasings as pages print a constraint; checked through the rule reasoner's own plan, extract and verify.
  */
 
-const NOW = '2026-03-15T09:00:00.000Z';
-const signal = new AbortController().signal;
-const reasoner = createRuleReasoner();
-
-const fact = (label: string, value: string): PageFact => ({ label, value, passage: `${label} ${value}` });
-
-function profile(name: string, facts: PageFact[], prose: string[] = []): FetchedPage {
-  const url = `https://encyclopedia.example/wiki/${name.toLowerCase().replace(/\W+/g, '-')}`;
-  const passages = [name, ...facts.map((f) => f.passage), ...prose];
-  const subject: PageEntity = { name, kind: null, link: null, passage: name, facts, source: 'heading' };
-  return {
-    url, finalUrl: url, status: 200, contentType: 'text/html', title: `${name} - Encyclopedia`, text: passages.join('\n'),
-    publishedAt: null, passages, fetchedAt: NOW, model: { subject, items: [], siteName: 'Encyclopedia' },
-  };
-}
-
-async function plan(query: string): Promise<ResearchPlan> {
-  return (await reasoner.plan({ query, now: NOW, sites: '' }, { signal })).plan;
-}
-
-async function outcomes(query: string, page: FetchedPage): Promise<string[]> {
-  const p = await plan(query);
-  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
-  expect(candidates.map((c) => c.name)).toEqual([page.model!.subject!.name]);
-  const candidate: Candidate = candidates[0]!;
-  const out: string[] = [];
-  for (const filter of p.filters) out.push((await reasoner.verify({ plan: p, filter, candidate, pages: [page] }, { signal })).verdict.outcome ?? 'none');
-  return out;
-}
+const profile = (name: string, facts: PageFact[], prose: string[] = []): FetchedPage => profilePage({ urlPrefix: 'https://encyclopedia.example/wiki/', siteName: 'Encyclopedia', titleSuffix: 'Encyclopedia' }, name, facts, prose);
 
 describe('forms shown by a label rather than a status word', () => {
   it('"Traded as: NYSE: DBX" is a listed company; a company without one is unclear, not listed', async () => {

@@ -1,0 +1,45 @@
+/**
+ * Test support for the rule reasoner on one profile page: a page whose facts are given as label and value,
+ * and the verdict of each filter of a query's own plan for the page's subject (plan, extract, verify).
+ */
+import { expect } from 'vitest';
+import type { Candidate, FetchedPage, PageEntity, PageFact, ResearchPlan } from '@leadfinder/wire';
+import { createRuleReasoner } from './reasoner.js';
+
+export const NOW = '2026-03-15T09:00:00.000Z';
+export const signal = new AbortController().signal;
+export const reasoner = createRuleReasoner();
+
+export const fact = (label: string, value: string): PageFact => ({ label, value, passage: `${label} ${value}` });
+
+/** Where the profile is published: its URL prefix, its site name, and what its title says after the name. */
+export interface ProfileSite {
+  urlPrefix: string;
+  siteName: string;
+  titleSuffix: string;
+}
+
+export function profilePage(site: ProfileSite, name: string, facts: PageFact[], prose: string[] = []): FetchedPage {
+  const url = `${site.urlPrefix}${name.toLowerCase().replace(/\W+/g, '-')}`;
+  const passages = [name, ...facts.map((f) => f.passage), ...prose];
+  const subject: PageEntity = { name, kind: null, link: null, passage: name, facts, source: 'heading' };
+  return {
+    url, finalUrl: url, status: 200, contentType: 'text/html', title: `${name} - ${site.titleSuffix}`,
+    text: passages.join('\n'), publishedAt: null, passages, fetchedAt: NOW, model: { subject, items: [], siteName: site.siteName },
+  };
+}
+
+export async function plan(query: string): Promise<ResearchPlan> {
+  return (await reasoner.plan({ query, now: NOW, sites: '' }, { signal })).plan;
+}
+
+/** Each filter's outcome for the page's one candidate, its subject. */
+export async function outcomes(query: string, page: FetchedPage): Promise<string[]> {
+  const p = await plan(query);
+  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+  expect(candidates.map((c) => c.name)).toEqual([page.model!.subject!.name]);
+  const candidate: Candidate = candidates[0]!;
+  const out: string[] = [];
+  for (const filter of p.filters) out.push((await reasoner.verify({ plan: p, filter, candidate, pages: [page] }, { signal })).verdict.outcome ?? 'none');
+  return out;
+}
