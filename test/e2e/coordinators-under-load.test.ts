@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '@leadfinder/testkit';
-import { accountMoney, apiClient, createAccount, distributedServers, readEventStream, startNatsServer, startRole, waitUntil } from './distributed-harness.js';
+import { accountMoney, apiClient, createAccount, distributedServers, dropTestDatabase, readEventStream, startNatsServer, startRole, waitUntil } from './distributed-harness.js';
 import type { Proc, RoleProc } from './distributed-harness.js';
 
 /**
@@ -59,11 +58,7 @@ describe.skipIf(!serversReady)('coordinators under load', () => {
   afterAll(async () => {
     await Promise.allSettled(procs.filter((p) => p !== nats).map((p) => p.stop(5000)));
     await nats?.stop(5000);
-    if (mongoUrl) {
-      const client = new MongoClient(mongoUrl);
-      await client.db(dbName).dropDatabase().catch(() => undefined);
-      await client.close();
-    }
+    await dropTestDatabase(mongoUrl, dbName);
     rmSync(tmpRoot, { recursive: true, force: true });
   }, 60_000);
 

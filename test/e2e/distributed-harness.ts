@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { clockEnv, recordSkippedSuite, serverUrl, serversRequired } from '@leadfinder/testkit';
+import { MongoClient } from 'mongodb';
 import { freePort } from '../support/server-process.js';
 
 /**
@@ -385,4 +386,12 @@ export async function distributedServers(suite: string): Promise<DistributedServ
     recordSkippedSuite(suite, 'nats');
   }
   return { mongoUrl, natsBin, ready: mongoUrl !== null && natsAvailable };
+}
+
+/** Drops a suite's database (named per run) on the MongoDB-wire server, if the suite had one. */
+export async function dropTestDatabase(mongoUrl: string | null | undefined, dbName: string): Promise<void> {
+  if (!mongoUrl) return;
+  const client = new MongoClient(mongoUrl);
+  await client.db(dbName).dropDatabase().catch(() => undefined);
+  await client.close();
 }

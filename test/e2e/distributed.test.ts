@@ -1,16 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedgerInvariants, silentLogger } from '@leadfinder/platform';
 import { createMongoStore } from '@leadfinder/platform/mongo';
 import type { Store } from '@leadfinder/platform';
 import { uniqueName } from '@leadfinder/testkit';
 import { microsToUsdDisplay } from '@leadfinder/wire';
-import {
-  accountMoney, apiClient, createAccount, distributedServers, readEventStream, startFakeWeb, startNatsServer, startRole, waitTerminal, waitUntil,
-} from './distributed-harness.js';
+import { accountMoney, apiClient, createAccount, distributedServers, dropTestDatabase, readEventStream, startFakeWeb, startNatsServer, startRole, waitTerminal, waitUntil } from './distributed-harness.js';
 import type { FakeWeb, Frame, Proc, RoleProc } from './distributed-harness.js';
 import { freePort } from '../support/server-process.js';
 
@@ -111,11 +108,7 @@ describe.skipIf(!serversReady)('leadfinder as separate processes over NATS JetSt
     await nats?.stop(5000);
     await web?.close();
     await store?.close();
-    if (mongoUrl) {
-      const client = new MongoClient(mongoUrl);
-      await client.db(dbName).dropDatabase().catch(() => undefined);
-      await client.close();
-    }
+    await dropTestDatabase(mongoUrl, dbName);
     rmSync(tmpRoot, { recursive: true, force: true });
   }, 60_000);
 

@@ -7,10 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll } from 'vitest';
 import { uniqueName } from '@leadfinder/testkit';
-import { startNatsServer, startRole } from './distributed-harness.js';
+import { dropTestDatabase, startNatsServer, startRole } from './distributed-harness.js';
 import type { DistributedServers, Proc, RoleProc } from './distributed-harness.js';
 
 export interface EdgeAndCoordinator {
@@ -47,11 +46,7 @@ export function edgeAndCoordinator(servers: DistributedServers, name: string): E
   afterAll(async () => {
     await Promise.allSettled(procs.filter((p) => p !== nats).map((p) => p.stop(5000)));
     await nats?.stop(5000);
-    if (servers.mongoUrl) {
-      const client = new MongoClient(servers.mongoUrl);
-      await client.db(dbName).dropDatabase().catch(() => undefined);
-      await client.close();
-    }
+    await dropTestDatabase(servers.mongoUrl, dbName);
     rmSync(tmpRoot, { recursive: true, force: true });
   }, 60_000);
 

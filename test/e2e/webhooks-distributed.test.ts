@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '@leadfinder/testkit';
-import { distributedServers, startNatsServer, startRole } from './distributed-harness.js';
+import { distributedServers, dropTestDatabase, startNatsServer, startRole } from './distributed-harness.js';
 import type { Proc, RoleProc } from './distributed-harness.js';
 import { createAccount } from '../support/server-process.js';
 import { eventually, expectDeliveredOnce, startReceiver, webhookApi } from './webhooks-suite.js';
@@ -51,11 +50,7 @@ describe.skipIf(!serversReady)('idempotent create and signed webhooks over NATS 
     await Promise.allSettled(procs.filter((p) => p !== nats).map((p) => p.stop(5000)));
     await nats?.stop(5000);
     await receiver?.close();
-    if (mongoUrl) {
-      const client = new MongoClient(mongoUrl);
-      await client.db(dbName).dropDatabase().catch(() => undefined);
-      await client.close();
-    }
+    await dropTestDatabase(mongoUrl, dbName);
     rmSync(tmpRoot, { recursive: true, force: true });
   }, 60_000);
 

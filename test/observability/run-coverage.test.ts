@@ -9,12 +9,11 @@
  *   spans of a run for 5.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { MongoClient } from 'mongodb';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '@leadfinder/testkit';
-import { apiClient, createAccount, distributedServers, startFakeWeb, startNatsServer, startRole, waitTerminal, waitUntil } from '../e2e/distributed-harness.js';
+import { apiClient, createAccount, distributedServers, dropTestDatabase, startFakeWeb, startNatsServer, startRole, waitTerminal, waitUntil } from '../e2e/distributed-harness.js';
 import type { FakeWeb, Proc, RoleProc } from '../e2e/distributed-harness.js';
 import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
@@ -168,11 +167,7 @@ describe.skipIf(!serversReady)('run trace coverage, distributed (edge, coordinat
     await procs[0]?.stop(5000);
     await web?.close();
     await collector?.close();
-    if (mongoUrl) {
-      const client = new MongoClient(mongoUrl);
-      await client.db(dbName).dropDatabase().catch(() => undefined);
-      await client.close();
-    }
+    await dropTestDatabase(mongoUrl, dbName);
     rmSync(tmpRoot, { recursive: true, force: true });
   }, 60_000);
 
