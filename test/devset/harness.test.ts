@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEVSET_DAY, KIND_SITES, startDevWeb } from './harness.js';
 import { buildWeb, SHAPES_BY_SPLIT } from './pages.js';
-import { allQueries, goldSet, targetFor, TUNING_ADDITIONS, type DevQuery } from './queries.js';
+import { allQueries, goldSet, isTuningAddition, targetFor, type DevQuery } from './queries.js';
 import { loadEntities, parseCsv, type DevEntity } from './records.js';
 import { EntityMatcher, scoreQuery } from './score.js';
 import { createDevSearchIndex, searchTokens } from './search-index.js';
@@ -27,12 +27,12 @@ describe('development set data and split', () => {
     expect(new Set(queries.map((q) => q.kind))).toEqual(new Set(['company', 'researcher', 'paper']));
     expect(new Set(queries.map((q) => q.id)).size).toBe(queries.length);
     // The first 50 split half and half; queries added for tuning since then are all dev.
-    const original = queries.filter((q) => !TUNING_ADDITIONS.has(q.id));
+    const original = queries.filter((q) => !isTuningAddition(q));
     const dev = original.filter((q) => q.split === 'dev').length;
     const test = original.filter((q) => q.split === 'test').length;
     expect(Math.abs(dev - test)).toBeLessThanOrEqual(1);
     expect(test).toBeGreaterThanOrEqual(25);
-    expect(queries.filter((q) => TUNING_ADDITIONS.has(q.id)).every((q) => q.split === 'dev')).toBe(true);
+    expect(queries.filter(isTuningAddition).every((q) => q.split === 'dev')).toBe(true);
     expect(SHAPES_BY_SPLIT.dev.filter((s) => SHAPES_BY_SPLIT.test.includes(s))).toEqual([]);
   });
 

@@ -6,120 +6,13 @@
  *
  * The split is fixed here (`split` on each query): dev queries are for tuning, test queries are held out.
  */
-import type { CompanyFields, DevEntity, DevKind, PaperFields, ResearcherFields } from './records.js';
-import type { Split } from './pages.js';
+import type { DevEntity } from './records.js';
+import { PARAPHRASE_QUERIES } from './paraphrases.js';
+import { AI, B2B_SOFTWARE, BAY_AREA, BIOTECH, CIVIC, CLIMATE, CONSUMER, DEVTOOLS, ECOMMERCE, EDUCATION, FINTECH, FOOD, HEALTH, HR, LOGISTICS, NYC, SECURITY, SF, USA, all, bool, bornIn, cityVerdict, company, countryVerdict, hqCityVerdict, institution, paper, regionVerdict, researcher, sizeVerdict, stateVerdict, titleHas, topicVerdict, worksIn } from './query-rules.js';
+import type { DevQuery, GoldSet } from './query-rules.js';
 
-export type Verdict = 'yes' | 'no' | 'maybe';
-
-export interface DevQuery {
-  id: string;
-  q: string;
-  kind: DevKind;
-  split: Split;
-  rule(e: DevEntity): Verdict;
-}
-
-export interface GoldSet {
-  yes: DevEntity[];
-  maybe: DevEntity[];
-}
-
-/** Several conditions together: no beats maybe beats yes. */
-export function all(...verdicts: Verdict[]): Verdict {
-  if (verdicts.includes('no')) return 'no';
-  if (verdicts.includes('maybe')) return 'maybe';
-  return 'yes';
-}
-
-const bool = (b: boolean): Verdict => (b ? 'yes' : 'no');
-const lower = (s: string) => s.toLowerCase();
-
-// ------------------------------------------------------------------ company conditions
-
-type C = CompanyFields;
-
-function cityVerdict(f: C, cities: readonly string[]): Verdict {
-  if (f.places.length === 0) return f.remote ? 'no' : 'maybe';
-  const want = cities.map(lower);
-  return bool(f.places.some((p) => p.city !== null && want.includes(lower(p.city))));
-}
-
-/** Headquartered in: the record's first location; a city among its other locations is arguable (maybe). */
-function hqCityVerdict(f: C, cities: readonly string[]): Verdict {
-  const v = cityVerdict(f, cities);
-  if (v !== 'yes') return v;
-  const want = cities.map(lower);
-  return f.places[0]?.city && want.includes(lower(f.places[0].city)) ? 'yes' : 'maybe';
-}
-
-/** Country or US state: a record with a region only ("CA, USA") still answers a country question. */
-function countryVerdict(f: C, countries: readonly string[]): Verdict {
-  if (f.places.length === 0) return f.remote ? 'no' : 'maybe';
-  return bool(f.places.some((p) => p.country !== null && countries.includes(p.country)));
-}
-
-/** In a US state (the record's region code): a record with no place is maybe, a remote-only one no. */
-function stateVerdict(f: C, code: string): Verdict {
-  if (f.places.length === 0) return f.remote ? 'no' : 'maybe';
-  return bool(f.places.some((p) => p.country === 'USA' && p.region === code));
-}
-
-function regionVerdict(f: C, region: string): Verdict {
-  if (f.regions.length === 0 || f.regions.includes('Unspecified')) return 'maybe';
-  return bool(f.regions.includes(region));
-}
-
-interface Topic {
-  industries?: string[];
-  subindustries?: string[];
-  tags?: string[];
-  /** Tags or subindustries that make the topic arguable: maybe. */
-  near?: string[];
-  /**
-   * Words which, in the company's own one-liner or description, make the topic arguable (maybe): a
-   * reader could count "a marketplace for grocery delivery" as a marketplace though the record's tags
-   * do not say so. Yes comes only from the structured fields.
-   */
-  words?: RegExp;
-}
-
-function topicVerdict(f: C, t: Topic): Verdict {
-  if (t.industries?.includes(f.industry)) return 'yes';
-  if (f.subindustry && t.subindustries?.includes(f.subindustry)) return 'yes';
-  if (f.tags.some((tag) => t.tags?.includes(tag))) return 'yes';
-  if (t.near?.some((n) => f.tags.includes(n) || f.subindustry === n)) return 'maybe';
-  if (t.words && (t.words.test(f.oneLiner) || t.words.test(f.longDescription))) return 'maybe';
-  return 'no';
-}
-
-function sizeVerdict(f: C, test: (n: number) => boolean): Verdict {
-  return f.teamSize === null ? 'maybe' : bool(test(f.teamSize));
-}
-
-const FINTECH: Topic = { industries: ['Fintech'], tags: ['Fintech', 'Payments', 'Banking as a Service'], near: ['Insurance', 'Investing', 'Crypto / Web3', 'Finance and Accounting'], words: /\bfintech\b|\bpayments?\b|\bbanking\b|financial services/i };
-const HEALTH: Topic = { industries: ['Healthcare'], tags: ['Healthcare', 'Health Tech', 'Digital Health', 'Consumer Health Services', 'Telemedicine', 'Biotech'], near: ['Health & Wellness', 'Health Insurance', 'Fitness', 'Femtech'], words: /\bhealth|\bmedical\b|\bpatients?\b|\bclinic/i };
-const EDUCATION: Topic = { industries: ['Education'], tags: ['Education', 'Edtech', 'eLearning', 'AI-Enhanced Learning'], near: ['Diversity & Inclusion'], words: /\beducat|\bschools?\b|\bstudents?\b|\bteachers?\b|\blearning\b/i };
-const B2B_SOFTWARE: Topic = { industries: ['B2B'], tags: ['SaaS', 'B2B', 'Enterprise Software', 'Developer Tools', 'API'], near: ['Analytics'], words: /\bsoftware\b|\bsaas\b/i };
-const DEVTOOLS: Topic = { subindustries: ['Engineering, Product and Design'], tags: ['Developer Tools', 'DevOps', 'DevSecOps', 'API', 'Open Source', 'Databases', 'Cloud Computing', 'Monitoring'], near: ['Infrastructure', 'Data Engineering'], words: /\bdevelopers?\b|\bdevops\b|\bsoftware engineers?\b/i };
-const AI: Topic = { tags: ['AI', 'Artificial Intelligence', 'Machine Learning', 'Computer Vision', 'AI-Enhanced Learning'], near: ['Data Science', 'Robotics', 'Self-Driving Vehicles', 'Automation'], words: /\bAI\b|artificial intelligence|machine learning|computer vision/ };
-const CLIMATE: Topic = { subindustries: ['Energy'], tags: ['Climate', 'Solar Power', 'Renewable Energy', 'Energy Storage', 'Energy', 'Electric Vehicles', 'Small Modular Reactors'], near: ['Agriculture'], words: /\bclimate\b|\bcarbon\b|\bsolar\b|\brenewable\b|\bclean energy\b|\bemissions?\b/i };
-const LOGISTICS: Topic = { subindustries: ['Supply Chain and Logistics'], tags: ['Logistics', 'Supply Chain', 'Delivery', 'Autonomous Delivery'], near: ['Grocery', 'E-commerce'], words: /\blogistics?\b|supply chain|\bshipping\b|\bfreight\b|\bdelivery\b/i };
-const HR: Topic = { subindustries: ['Human Resources', 'Recruiting and Talent'], tags: ['HR Tech', 'Payroll', 'Human Resources', 'Talent Acquisition'], near: ['Remote Work', 'Diversity & Inclusion'], words: /\bpayroll\b|\brecruit|human resources|\bHR\b|\bhiring\b/ };
-const CONSUMER: Topic = { industries: ['Consumer'] };
-const CIVIC: Topic = { industries: ['Government'], tags: ['Civic Tech', 'GovTech'], near: ['Legal', 'LegalTech'], words: /\bgovernment\b|\bcivic\b|\bvot(e|ing|ers?)\b|\bdemocra/i };
-const ECOMMERCE: Topic = { subindustries: ['Retail'], tags: ['E-commerce', 'Retail', 'Marketplace', 'Grocery'], near: ['Delivery', 'Retail Tech'], words: /e-?commerce|online store|\bretail|\bshopping\b/i };
-const SECURITY: Topic = { subindustries: ['Security'], tags: ['Security', 'DevSecOps', 'Identity', 'Compliance', 'Biometrics'], words: /\bsecurity\b|\bfraud\b|\bidentity\b|\bcompliance\b/i };
-const BIOTECH: Topic = { subindustries: ['Therapeutics', 'Industrial Bio', 'Drug Discovery and Delivery', 'Diagnostics'], tags: ['Biotech', 'Synthetic Biology', 'Drug discovery', 'Therapeutics', 'Diagnostics', 'Oncology'], words: /\bbiotech|\bbiolog|\bdrugs?\b|\btherap|\bgenom|\bvaccines?\b/i };
-
-const FOOD: Topic = { subindustries: ['Food and Beverage'], tags: ['Grocery', 'Food Tech', 'Food Service Robots & Machines'], near: ['Delivery', 'Agriculture'], words: /\bfood\b|\brestaurants?\b|\bgrocer|\bmeals?\b|\bbeverages?\b/i };
-
-const SF = ['San Francisco'];
-const NYC = ['New York', 'New York City'];
-const BAY_AREA = ['San Francisco', 'Oakland', 'Palo Alto', 'Mountain View', 'Sunnyvale', 'Redwood City', 'San Carlos', 'Foster City', 'Santa Clara', 'San Mateo', 'San Jose', 'Menlo Park', 'Berkeley', 'Newark', 'Emeryville', 'South San Francisco', 'Burlingame', 'Cupertino'];
-
-function company(id: string, split: Split, q: string, rule: (f: C, e: DevEntity) => Verdict): DevQuery {
-  return { id, q, kind: 'company', split, rule: (e) => (e.fields.kind === 'company' ? rule(e.fields, e) : 'no') };
-}
+export type { DevQuery, GoldSet, Verdict } from './query-rules.js';
+export { all } from './query-rules.js';
 
 export const COMPANY_QUERIES: DevQuery[] = [
   company('c01', 'dev', 'fintech startups in San Francisco', (f) => all(topicVerdict(f, FINTECH), cityVerdict(f, SF), bool(!f.nonprofit))),
@@ -174,33 +67,6 @@ export const COMPANY_QUERIES: DevQuery[] = [
   company('c47', 'dev', 'e-commerce companies with 50-500 employees', (f) => all(topicVerdict(f, ECOMMERCE), sizeVerdict(f, (n) => n >= 50 && n <= 500))),
 ];
 
-// ------------------------------------------------------------------ researchers (Nobel laureates 2008-2016)
-
-type R = ResearcherFields;
-
-function researcher(id: string, split: Split, q: string, rule: (f: R) => Verdict): DevQuery {
-  return { id, q, kind: 'researcher', split, rule: (e) => (e.fields.kind === 'researcher' ? rule(e.fields) : 'no') };
-}
-
-/** An affiliation in one of `countries`; a laureate with no recorded institution is maybe. */
-function worksIn(f: R, countries: readonly string[]): Verdict {
-  if (f.affiliations.length === 0 || f.affiliations.every((a) => a.country === null)) return 'maybe';
-  return bool(f.affiliations.some((a) => a.country !== null && countries.includes(a.country)));
-}
-
-function institution(f: R, words: RegExp): Verdict {
-  if (f.affiliations.length === 0) return 'maybe';
-  return bool(f.affiliations.some((a) => words.test(a.name)));
-}
-
-const USA = ['United States of America'];
-
-/** Born in one of `countries` (the record's birth country; "Prussia (Germany)" counts as Germany); none recorded is maybe. */
-function bornIn(f: R, countries: readonly string[]): Verdict {
-  if (!f.birthCountry) return 'maybe';
-  return bool(countries.some((c) => f.birthCountry === c || f.birthCountry!.endsWith(`(${c})`)));
-}
-
 export const RESEARCHER_QUERIES: DevQuery[] = [
   researcher('r01', 'dev', 'Nobel prize winning researchers working in Japan', (f) => worksIn(f, ['Japan'])),
   researcher('r02', 'test', 'women scientists who won a Nobel prize', (f) => bool(f.gender === 'Female')),
@@ -214,16 +80,6 @@ export const RESEARCHER_QUERIES: DevQuery[] = [
   researcher('r09', 'dev', 'Nobel laureates born in Japan', (f) => bornIn(f, ['Japan'])),
   researcher('r10', 'dev', 'physicists born in the United States', (f) => all(bool(f.category === 'Physics'), bornIn(f, USA))),
 ];
-
-// ------------------------------------------------------------------ papers (prize-winning papers)
-
-type P = PaperFields;
-
-function paper(id: string, split: Split, q: string, rule: (f: P) => Verdict): DevQuery {
-  return { id, q, kind: 'paper', split, rule: (e) => (e.fields.kind === 'paper' ? rule(e.fields) : 'no') };
-}
-
-const titleHas = (f: P, words: RegExp): boolean => words.test(f.title.toLowerCase());
 
 export const PAPER_QUERIES: DevQuery[] = [
   paper('p01', 'dev', 'papers on neutrinos', (f) => bool(titleHas(f, /neutrino/))),
@@ -243,8 +99,13 @@ export const PAPER_QUERIES: DevQuery[] = [
  */
 export const TUNING_ADDITIONS: ReadonlySet<string> = new Set(['c37', 'c38', 'c39', 'c40', 'c41', 'c42', 'c43', 'c44', 'c45', 'c46', 'c47', 'r09', 'r10', 'p07', 'p08']);
 
+/** A query added after the 25/25 split, for tuning only (always `dev`). */
+export function isTuningAddition(q: DevQuery): boolean {
+  return TUNING_ADDITIONS.has(q.id) || PARAPHRASE_QUERIES.includes(q);
+}
+
 export function allQueries(): DevQuery[] {
-  return [...COMPANY_QUERIES, ...RESEARCHER_QUERIES, ...PAPER_QUERIES];
+  return [...COMPANY_QUERIES, ...RESEARCHER_QUERIES, ...PAPER_QUERIES, ...PARAPHRASE_QUERIES];
 }
 
 /** The gold set of a query over the entities of its kind. */
