@@ -1,0 +1,362 @@
+/**
+ * A robustness slice of the tuning half (dev): three more page shapes written from the same records, the way
+ * real sites vary what the other dev shapes say, with the noise real pages carry. They exist to tell reading
+ * that generalises from reading fitted to the other shapes' templates; none copies a label set, a markup or a
+ * sentence of another shape.
+ *
+ * - `tracker-profile`: a startup tracker's / people directory's / paper catalogue's profile of one entity.
+ *   Breadcrumbs as an `ol` in the content, a "·" or "|" separated one-liner under the title, facts under labels
+ *   that vary from entity to entity (HQ, Headquarters, Based in, Location; Sector, Vertical, Industry,
+ *   Category; Team size, Employees, Headcount; Year founded, Founded, Est. …) in one of three markups (label in
+ *   `<b>` then text in an `li`; `<strong>Label:</strong>` then text in a `p`; label and value in two `span`s of
+ *   a `div`), a cookie banner, and a "similar" widget naming OTHER entities with their own lines and links
+ *   (a precision trap: their lines are not the subject's facts, and they are not the subject).
+ *   Some pages have no `<main>` at all (a content `div` beside a sidebar `div`).
+ * - `spotlight`: a publisher's article about one entity in prose written unlike the about / roundup pages
+ *   ("Founded in 2019, X builds …", "San Francisco-based X …", "X, which is headquartered in …", "X (YC W21)
+ *   …", "Born in Kyoto, X …", "X, who works at …"), with a "Read next" paragraph linking OTHER entities, a
+ *   newsletter box and a footer.
+ * - `ranked-list`: a listing page of a group, either as `<article>` cards (name in an `h3` link, a line, a "|"
+ *   separated meta line) or as a ranked table whose first column is the rank and whose name column is headed
+ *   "Organization name" / "Researcher" / "Paper title", with columns under other labels; plus a "Sponsored"
+ *   card naming an entity outside the group.
+ */
+import { addDays, documentHtml, esc, hashOf, pick, slugify, thousands } from './html.js';
+import type { CompanyFields, DevEntity, PaperFields, Place, ResearcherFields } from './records.js';
+import type { EntityGroup } from './site-model.js';
+
+export type VariantShape = 'tracker-profile' | 'spotlight' | 'ranked-list';
+
+export interface VariantPage {
+  url: string;
+  shape: VariantShape;
+  title: string;
+  description: string;
+  published: string | null;
+  html: string;
+  entities: string[];
+}
+
+const TRACKER: Record<DevEntity['kind'], { host: string; name: string; path: string; crumb: string }> = {
+  company: { host: 'startuptracker.example', name: 'Startup Tracker', path: 'startups', crumb: 'Startups' },
+  researcher: { host: 'scientistsdirectory.example', name: 'Scientists Directory', path: 'scientists', crumb: 'Scientists' },
+  paper: { host: 'citationcatalog.example', name: 'Citation Catalog', path: 'records', crumb: 'Records' },
+};
+const SPOTLIGHT = { host: 'techandscience.example', name: 'Tech & Science Weekly' };
+const LISTS = { host: 'toplists.example', name: 'Top Lists' };
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const US_STATES: Record<string, string> = {
+  CA: 'California', NY: 'New York', MA: 'Massachusetts', WA: 'Washington', TX: 'Texas', IL: 'Illinois', CO: 'Colorado',
+  GA: 'Georgia', PA: 'Pennsylvania', FL: 'Florida', UT: 'Utah', OR: 'Oregon', DC: 'District of Columbia', NJ: 'New Jersey',
+  MI: 'Michigan', MN: 'Minnesota', NC: 'North Carolina', VA: 'Virginia', MD: 'Maryland', OH: 'Ohio', AZ: 'Arizona',
+};
+
+function country(c: string | null): string | null {
+  if (!c) return null;
+  return c === 'USA' || c === 'United States of America' ? 'United States' : c;
+}
+
+/** A place written one of the ways sites write it, chosen by the seed. */
+function placeText(p: Place, seed: string): string {
+  const us = p.country === 'USA';
+  if (us && p.city && p.region) {
+    return pick([`${p.city}, ${p.region}`, `${p.city}, ${US_STATES[p.region] ?? p.region}`, `${p.city}, ${p.region}, US`], seed);
+  }
+  if (us && p.region) return `${US_STATES[p.region] ?? p.region}, United States`;
+  return [p.city, country(p.country)].filter(Boolean).join(', ');
+}
+
+function prizeName(category: string): string {
+  return category === 'Economics' ? 'Nobel Memorial Prize in Economic Sciences' : `Nobel Prize in ${category === 'Medicine' ? 'Physiology or Medicine' : category}`;
+}
+
+/** "thouless, dj" → "D. J. Thouless". */
+function authorName(raw: string): string {
+  const [last, initials] = raw.split(',').map((s) => s.trim());
+  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  const lastName = (last ?? '').split(/\s+/).map(cap).join(' ');
+  const first = (initials ?? '').replace(/[^a-z]/gi, '').toUpperCase().split('').map((c) => `${c}.`).join(' ');
+  return first ? `${first} ${lastName}` : lastName;
+}
+
+/** "Winter 2012" → "W12". */
+function batchCode(batch: string): string {
+  const m = /^(Winter|Summer|Spring|Fall)\s+(\d{4})$/.exec(batch);
+  return m ? `${m[1]!.charAt(0)}${m[2]!.slice(2)}` : batch;
+}
+
+function longDate(iso: string): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  return `${MONTHS[(m ?? 1) - 1]} ${d}, ${y}`;
+}
+
+function area(c: CompanyFields): string {
+  return c.industry === 'Unspecified' ? (c.tags[0] ?? 'Technology') : (c.subindustry ?? c.industry);
+}
+
+export function trackerUrl(e: DevEntity): string {
+  const t = TRACKER[e.kind];
+  return `https://${t.host}/${t.path}/${e.slug}`;
+}
+
+export function spotlightUrl(e: DevEntity): string {
+  return `https://${SPOTLIGHT.host}/spotlight/${e.kind}/${e.slug}`;
+}
+
+// ── tracker-profile ─────────────────────────────────────────────────────────────────────────────
+
+/** Facts under labels that vary by entity, as different trackers label the same field. */
+function trackerFacts(e: DevEntity): [string, string][] {
+  const f = e.fields;
+  const s = (field: string) => `${e.slug}:${field}`;
+  if (f.kind === 'company') {
+    const c = f as CompanyFields;
+    const status = c.status === 'Public' ? 'Public' : c.status === 'Acquired' ? 'Acquired' : c.status === 'Inactive' ? pick(['Closed', 'Inactive', 'Shut down'], s('st')) : 'Active';
+    const rows: [string, string | null][] = [
+      [pick(['HQ', 'Headquarters', 'Based in', 'Location'], s('hq')), c.places[0] ? placeText(c.places[0], s('place')) : c.remote ? 'Remote' : null],
+      [pick(['Sector', 'Vertical', 'Industry', 'Category'], s('ind')), c.industry === 'Unspecified' ? null : [c.industry, c.subindustry].filter(Boolean).join(' / ')],
+      [pick(['Team size', 'Employees', 'Headcount'], s('size')), c.teamSize !== null ? thousands(c.teamSize) : null],
+      [pick(['Year founded', 'Founded', 'Est.'], s('year')), e.date ? e.date.slice(0, 4) : null],
+      [pick(['Status', 'Stage'], s('stl')), status],
+      [pick(['Legal form', 'Organization type'], s('form')), c.nonprofit ? pick(['Nonprofit', '501(c)(3) nonprofit'], s('np')) : 'For-profit'],
+      [pick(['Hiring', 'Open jobs'], s('hire')), c.hiring ? pick(['Yes', 'Hiring now'], s('hv')) : 'No'],
+      [pick(['Accelerator', 'YC batch'], s('yc')), c.batch ? pick([`Y Combinator ${batchCode(c.batch)}`, c.batch], s('ycv')) : null],
+      [pick(['Work model', 'Remote policy'], s('rem')), c.regions.includes('Fully Remote') ? 'Fully remote' : c.regions.includes('Partly Remote') ? 'Hybrid' : null],
+      [pick(['Tags', 'Topics'], s('tags')), c.tags.join(', ') || null],
+      ['Website', c.website ? c.website.replace(/^https?:\/\//, '').replace(/\/$/, '') : null],
+    ];
+    return rows.filter((r): r is [string, string] => r[1] !== null);
+  }
+  if (f.kind === 'researcher') {
+    const r = f as ResearcherFields;
+    const aff = r.affiliations.map((a) => [a.name, a.city, country(a.country)].filter(Boolean).join(', '));
+    const rows: [string, string | null][] = [
+      [pick(['Affiliation', 'Institution', 'Works at', 'University'], s('aff')), aff.join('; ') || null],
+      [pick(['Field', 'Discipline', 'Research area'], s('field')), r.category === 'Medicine' ? 'Physiology or Medicine' : r.category],
+      [pick(['Born', 'Date of birth'], s('bd')), r.birthDate ? longDate(r.birthDate) : null],
+      [pick(['Birthplace', 'Place of birth', 'Native of'], s('bp')), [r.birthCity, country(r.birthCountry)].filter(Boolean).join(', ') || null],
+      [pick(['Prize', 'Award', 'Honors'], s('prize')), `${prizeName(r.category)}, ${r.prizeYear}`],
+      ['Gender', r.gender],
+    ];
+    return rows.filter((x): x is [string, string] => x[1] !== null);
+  }
+  const p = f as PaperFields;
+  return [
+    [pick(['Authors', 'Written by', 'By'], s('au')), p.authors.map(authorName).join(', ')],
+    [pick(['Year', 'Published', 'Publication year'], s('yr')), String(p.pubYear)],
+    [pick(['Field', 'Subject', 'Discipline'], s('fd')), p.field],
+    [pick(['Cited for', 'Recognition'], s('rc')), `${prizeName(p.field)} ${p.prizeYear}`],
+  ];
+}
+
+function factsMarkup(facts: readonly [string, string][], seed: string): string {
+  const style = hashOf(`${seed}:markup`) % 3;
+  if (style === 0) return `<ul class="details">\n${facts.map(([l, v]) => `<li><b>${esc(l)}</b> ${esc(v)}</li>`).join('\n')}\n</ul>`;
+  if (style === 1) return facts.map(([l, v]) => `<p><strong>${esc(l)}:</strong> ${esc(v)}</p>`).join('\n');
+  return `<div class="facts">\n${facts.map(([l, v]) => `<div class="fact"><span class="fact-label">${esc(l)}</span> <span class="fact-value">${esc(v)}</span></div>`).join('\n')}\n</div>`;
+}
+
+/** The unlabelled one-liner under a profile's title: "Fintech · San Francisco, CA · 2010". */
+function metaLine(e: DevEntity): string {
+  const f = e.fields;
+  const sep = pick([' · ', ' | '], `${e.slug}:sep`);
+  if (f.kind === 'company') {
+    const c = f as CompanyFields;
+    return [area(c), c.places[0] ? placeText(c.places[0], `${e.slug}:place`) : null, e.date?.slice(0, 4) ?? null].filter(Boolean).join(sep);
+  }
+  if (f.kind === 'researcher') {
+    const r = f as ResearcherFields;
+    return [r.category, r.affiliations[0]?.name ?? null, `Laureate ${r.prizeYear}`].filter(Boolean).join(sep);
+  }
+  const p = f as PaperFields;
+  return [p.field, String(p.pubYear), `${p.authors.length} author${p.authors.length === 1 ? '' : 's'}`].join(sep);
+}
+
+function tagline(e: DevEntity): string {
+  const f = e.fields;
+  if (f.kind === 'company') return (f as CompanyFields).oneLiner || area(f as CompanyFields);
+  if (f.kind === 'researcher') return `${(f as ResearcherFields).category} laureate`;
+  return `A ${(f as PaperFields).field.toLowerCase()} paper`;
+}
+
+/** Others of the same kind a "similar" widget shows: neighbours in the list, never the entity itself. */
+function others(e: DevEntity, pool: readonly DevEntity[], n: number): DevEntity[] {
+  const rest = pool.filter((o) => o.key !== e.key);
+  if (rest.length === 0) return [];
+  const start = hashOf(`${e.slug}:similar`) % rest.length;
+  return Array.from({ length: Math.min(n, rest.length) }, (_, i) => rest[(start + i * 7) % rest.length]!);
+}
+
+const COOKIE_BANNER = '<div class="cookie-banner" id="cookie-consent"><p>We use cookies to personalise content and to analyse our traffic. By continuing you accept our cookie policy.</p><a href="/privacy">Privacy settings</a></div>';
+
+export function trackerProfilePage(e: DevEntity, pool: readonly DevEntity[], day: string): VariantPage {
+  const site = TRACKER[e.kind];
+  const url = trackerUrl(e);
+  const line = tagline(e);
+  const crumbCategory = e.fields.kind === 'company' ? area(e.fields as CompanyFields) : e.fields.kind === 'researcher' ? (e.fields as ResearcherFields).category : (e.fields as PaperFields).field;
+  const crumbs = `<ol class="breadcrumb"><li><a href="/">Home</a></li><li><a href="/${site.path}">${esc(site.crumb)}</a></li><li><a href="/${site.path}/category/${slugify(crumbCategory)}">${esc(crumbCategory)}</a></li><li>${esc(e.name)}</li></ol>`;
+  const similar = others(e, pool, 3).map((o) => `<li><a href="${esc(trackerUrl(o))}">${esc(o.name)}</a> — ${esc(tagline(o))}</li>`).join('\n');
+  const similarBlock = `<section class="similar"><h2>${pick(['Similar', 'People also viewed', 'Related'], `${e.slug}:simh`)}</h2>\n<ul>\n${similar}\n</ul></section>`;
+  const content = `${crumbs}\n<h1>${esc(e.name)}</h1>\n<p class="meta">${esc(metaLine(e))}</p>\n<p class="lead">${esc(line)}</p>\n<h2>Details</h2>\n${factsMarkup(trackerFacts(e), e.slug)}`;
+  // Some trackers mark their content up as <main>, some only with divs (content beside a sidebar).
+  const withMain = hashOf(`${e.slug}:main`) % 2 === 0;
+  const body = withMain
+    ? `${COOKIE_BANNER}\n<main>\n${content}\n${similarBlock}\n</main>`
+    : `${COOKIE_BANNER}\n<div class="container"><div class="content">\n${content}\n</div>\n<div class="sidebar">${similarBlock}\n<p>Get the weekly digest of new ${esc(site.crumb.toLowerCase())}.</p></div></div>`;
+  const title = pick([`${e.name} | ${site.name}`, `${e.name} - ${site.crumb} - ${site.name}`, `${e.name} profile · ${site.name}`], `${e.slug}:title`);
+  const published = e.date ?? day;
+  return { url, shape: 'tracker-profile', title, description: line, published, entities: [e.key], html: documentHtml({ url, title, description: line, published, siteName: site.name, body }) };
+}
+
+// ── spotlight ───────────────────────────────────────────────────────────────────────────────────
+
+function companyProse(e: DevEntity, c: CompanyFields): string[] {
+  const seed = `${e.slug}:prose`;
+  const p = c.places[0] ?? null;
+  const city = p?.city ?? null;
+  const where = p ? placeText(p, `${e.slug}:sp`) : null;
+  const pitch = (c.oneLiner || area(c)).replace(/\.$/, '');
+  const what = pitch.charAt(0).toLowerCase() + pitch.slice(1);
+  const year = e.date?.slice(0, 4) ?? null;
+  const yc = c.batch ? ` (YC ${batchCode(c.batch)})` : '';
+  const opening = pick([
+    year ? `Founded in ${year}, ${e.name} makes ${what}.` : `${e.name} makes ${what}.`,
+    city ? `${city}-based ${e.name}${yc} makes ${what}.` : `${e.name}${yc} makes ${what}.`,
+    where ? `${e.name}, which is headquartered in ${where}, makes ${what}.` : `${e.name} makes ${what}.`,
+    `${e.name}${yc} makes ${what}.`,
+  ], seed);
+  const more: string[] = [];
+  if (where && !opening.includes(where) && !(city && opening.includes(`${city}-based`))) more.push(pick([`The team works out of ${where}.`, `Its headquarters are in ${where}.`], `${seed}:w`));
+  if (c.industry !== 'Unspecified') more.push(`It operates in ${(c.subindustry ?? c.industry).toLowerCase() === 'b2b' ? 'B2B' : (c.subindustry ?? c.industry)}${c.tags.length ? `, with a focus on ${c.tags.slice(0, 2).join(' and ').toLowerCase()}` : ''}.`);
+  if (year && !opening.startsWith('Founded')) more.push(`The company got its start in ${year}.`);
+  if (c.batch && !opening.includes('(YC')) more.push(`It went through Y Combinator in ${c.batch}.`);
+  if (c.teamSize !== null) more.push(pick([`${e.name} employs about ${thousands(c.teamSize)} people.`, `Headcount stands at ${thousands(c.teamSize)}.`], `${seed}:n`));
+  if (c.nonprofit) more.push(`${e.name} is organised as a nonprofit.`);
+  if (c.status === 'Acquired') more.push(`${e.name} has since been acquired.`);
+  if (c.status === 'Public') more.push(`${e.name} is now publicly traded.`);
+  if (c.status === 'Inactive') more.push(`${e.name} is no longer operating.`);
+  if (c.hiring) more.push(pick(['The company is hiring across several teams.', 'It currently has open positions.'], `${seed}:h`));
+  if (c.regions.includes('Fully Remote')) more.push('The whole team works remotely.');
+  return [opening, more.join(' ')].filter(Boolean);
+}
+
+function researcherProse(e: DevEntity, r: ResearcherFields): string[] {
+  const seed = `${e.slug}:prose`;
+  const born = [r.birthCity, country(r.birthCountry)].filter(Boolean).join(', ');
+  const aff = r.affiliations[0];
+  const affText = aff ? [aff.name, aff.city, country(aff.country)].filter(Boolean).join(', ') : null;
+  const subject = r.gender === 'Female' ? 'She' : 'He';
+  const discipline = r.category === 'Medicine' ? 'physiology and medicine' : r.category.toLowerCase();
+  const opening = pick([
+    born ? `Born in ${born}, ${e.name} shared the ${r.prizeYear} ${prizeName(r.category)}.` : `${e.name} shared the ${r.prizeYear} ${prizeName(r.category)}.`,
+    affText ? `${e.name}, who works at ${affText}, shared the ${r.prizeYear} ${prizeName(r.category)}.` : `${e.name} shared the ${r.prizeYear} ${prizeName(r.category)}.`,
+    `${e.name} (${prizeName(r.category)} ${r.prizeYear}) has spent a career in ${discipline}.`,
+  ], seed);
+  const more: string[] = [];
+  if (affText && !opening.includes(affText)) more.push(`${subject} is affiliated with ${affText}.`);
+  if (born && !opening.includes(born)) more.push(`${subject} was born in ${born}${r.birthDate ? ` on ${longDate(r.birthDate)}` : ''}.`);
+  more.push(`The committee cited work ${r.motivation.replace(/^for\s+/i, 'for ')}.`);
+  return [opening, more.join(' ')];
+}
+
+function paperProse(e: DevEntity, p: PaperFields): string[] {
+  const seed = `${e.slug}:prose`;
+  const authors = p.authors.map(authorName).join(' and ');
+  const opening = pick([
+    `Published in ${p.pubYear}, “${e.name}” by ${authors} is a landmark of ${p.field.toLowerCase()}.`,
+    `In this ${p.pubYear} ${p.field.toLowerCase()} paper, ${authors} reported “${e.name}”.`,
+  ], seed);
+  return [opening, `The work was later cited for the ${prizeName(p.field)} ${p.prizeYear}.`];
+}
+
+export function spotlightPage(e: DevEntity, pool: readonly DevEntity[], day: string): VariantPage {
+  const f = e.fields;
+  const url = spotlightUrl(e);
+  const paragraphs = f.kind === 'company' ? companyProse(e, f as CompanyFields) : f.kind === 'researcher' ? researcherProse(e, f as ResearcherFields) : paperProse(e, f as PaperFields);
+  const title = f.kind === 'paper'
+    ? pick([`Paper of the week: ${e.name}`, `Revisiting a classic: ${e.name}`], `${e.slug}:st`)
+    : pick([`Spotlight: ${e.name}`, `Inside ${e.name}`, `${e.name} at a glance`], `${e.slug}:st`);
+  const readNext = others(e, pool, 2).map((o) => `<a href="${esc(spotlightUrl(o))}">${esc(o.name)}</a>`).join(' and ');
+  const later = e.date ? addDays(e.date, 30 + (hashOf(`${e.slug}:sd`) % 200)) : day;
+  // A spotlight appears some weeks after what it is about, never after the set's day.
+  const published = later <= day ? later : day;
+  const body = [
+    COOKIE_BANNER,
+    `<main><article><h1>${esc(title)}</h1>`,
+    `<p class="byline">By the ${esc(SPOTLIGHT.name)} desk · ${published}</p>`,
+    ...paragraphs.map((p) => `<p>${esc(p)}</p>`),
+    `<p>Read next: our spotlights on ${readNext}.</p>`,
+    '</article>',
+    `<div class="newsletter"><p>Subscribe to ${esc(SPOTLIGHT.name)} for one spotlight a week. No spam, unsubscribe at any time.</p></div></main>`,
+  ].join('\n');
+  return { url, shape: 'spotlight', title, description: paragraphs[0]!.slice(0, 160), published, entities: [e.key], html: documentHtml({ url, title: `${title} | ${SPOTLIGHT.name}`, description: paragraphs[0]!.slice(0, 160), published, siteName: SPOTLIGHT.name, body, head: '<meta property="og:type" content="article">' }) };
+}
+
+// ── ranked-list ─────────────────────────────────────────────────────────────────────────────────
+
+function listColumns(kind: DevEntity['kind']): { name: string; cols: string[] } {
+  if (kind === 'company') return { name: 'Organization name', cols: ['Based in', 'Vertical', 'Headcount', 'Est.'] };
+  if (kind === 'researcher') return { name: 'Researcher', cols: ['Discipline', 'Institution', 'Birthplace'] };
+  return { name: 'Paper title', cols: ['Written by', 'Publication year', 'Subject'] };
+}
+
+function listCells(e: DevEntity): string[] {
+  const f = e.fields;
+  if (f.kind === 'company') {
+    const c = f as CompanyFields;
+    return [c.places[0] ? placeText(c.places[0], `${e.slug}:lp`) : '—', area(c), c.teamSize !== null ? thousands(c.teamSize) : '—', e.date?.slice(0, 4) ?? '—'];
+  }
+  if (f.kind === 'researcher') {
+    const r = f as ResearcherFields;
+    const aff = r.affiliations[0];
+    return [r.category, aff ? [aff.name, country(aff.country)].filter(Boolean).join(', ') : '—', [r.birthCity, country(r.birthCountry)].filter(Boolean).join(', ') || '—'];
+  }
+  const p = f as PaperFields;
+  return [p.authors.map(authorName).join(', '), String(p.pubYear), p.field];
+}
+
+function card(e: DevEntity, link: string): string {
+  const sep = ' | ';
+  const meta = listCells(e).filter((c) => c !== '—').join(sep);
+  return `<article class="card"><h3><a href="${esc(link)}">${esc(e.name)}</a></h3>\n<p>${esc(tagline(e))}</p>\n<p class="card-meta">${esc(meta)}</p></article>`;
+}
+
+const PER_LIST = 10;
+
+/**
+ * Listing pages for a group: cards or a ranked table (by the group's hash), ten entities a page, each name
+ * linked to `linkOf(entity)`, with a sponsored card naming an entity outside the group.
+ */
+export function rankedListPages(g: EntityGroup, members: readonly DevEntity[], pool: readonly DevEntity[], day: string, linkOf: (e: DevEntity) => string): VariantPage[] {
+  const out: VariantPage[] = [];
+  const asTable = hashOf(`${g.id}:ranked`) % 2 === 0;
+  const memberKeys = new Set(members.map((m) => m.key));
+  const outsiders = pool.filter((o) => !memberKeys.has(o.key));
+  for (let i = 0; i < members.length; i += PER_LIST) {
+    const part = members.slice(i, i + PER_LIST);
+    const n = i / PER_LIST + 1;
+    const dates = part.map((m) => m.date).filter((d): d is string => Boolean(d)).sort();
+    const published = g.published ? addDays(g.published, 5 + (hashOf(`${g.id}:rl`) % 25)) : dates.at(-1) ? addDays(dates.at(-1)!, 15 + (hashOf(`${g.id}:${i}:rl`) % 70)) : day;
+    const url = `https://${LISTS.host}/${part[0]?.kind ?? 'all'}/${slugify(g.id)}${n === 1 ? '' : `/page/${n}`}`;
+    const heading = pick([`${g.listTitle}: the list`, `${members.length} to know: ${g.listTitle.replace(/^./, (c) => c.toLowerCase())}`, `Ranked: ${g.listTitle.replace(/^./, (c) => c.toLowerCase())}`], g.id);
+    const title = `${heading}${n === 1 ? '' : ` (page ${n})`}`;
+    let listing: string;
+    if (asTable) {
+      const { name, cols } = listColumns(part[0]!.kind);
+      const head = `<tr><th>#</th><th>${esc(name)}</th>${cols.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`;
+      const rows = part.map((e, k) => `<tr><td>${i + k + 1}</td><td><a href="${esc(linkOf(e))}">${esc(e.name)}</a></td>${listCells(e).map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('\n');
+      listing = `<table class="ranking">\n<thead>${head}</thead>\n<tbody>\n${rows}\n</tbody>\n</table>`;
+    } else {
+      listing = `<div class="cards">\n${part.map((e) => card(e, linkOf(e))).join('\n')}\n</div>`;
+    }
+    const sponsor = outsiders.length ? outsiders[hashOf(`${g.id}:${n}:sponsor`) % outsiders.length]! : null;
+    const sponsored = sponsor ? `<div class="sponsored"><p class="label">Sponsored</p>\n<h3><a href="${esc(linkOf(sponsor))}">${esc(sponsor.name)}</a></h3>\n<p>${esc(tagline(sponsor))}</p></div>` : '';
+    const next = i + PER_LIST < members.length ? `<p><a href="https://${LISTS.host}/${part[0]!.kind}/${slugify(g.id)}/page/${n + 1}">Next page</a></p>` : '';
+    const description = `${title}. ${part.slice(0, 3).map((m) => m.name).join(', ')} and more.`;
+    const body = `${COOKIE_BANNER}\n<main><h1>${esc(title)}</h1>\n<p>Our editors' picks, updated ${published}.</p>\n${listing}\n${next}\n${sponsored}\n</main>`;
+    out.push({ url, shape: 'ranked-list', title, description, published, entities: part.map((m) => m.key),
+      html: documentHtml({ url, title: `${title} | ${LISTS.name}`, description, published, siteName: LISTS.name, body }) });
+  }
+  return out;
+}
