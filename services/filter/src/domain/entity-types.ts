@@ -37,13 +37,16 @@ export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
   company: [
     'startup', 'start-up', 'company', 'companies', 'firm', 'business', 'scaleup', 'scale-up', 'maker', 'manufacturer',
     'provider', 'vendor', 'agency', 'brand', 'employer', 'sme', 'fintech', 'insurtech', 'proptech', 'enterprise',
-    'organization', 'organisation', 'nonprofit', 'non-profit', 'charity', 'ngo',
+    'organization', 'organisation', 'nonprofit', 'non-profit', 'charity', 'ngo', 'org',
   ],
 };
 
 /** Person nouns that say no profession: the rest of the query decides which kind of person. */
 const WEAK_PERSON_NOUNS: ReadonlySet<string> = new Set(['people', 'person', 'women', 'woman', 'men', 'individual', 'expert', 'leader', 'pioneer']);
 const RESEARCH_CONTEXT = /\b(?:nobel|research(?:ers?)?|scien(?:ce|tists?)|professors?|universit(?:y|ies)|phd|academi[ac]s?|laureates?)\b/i;
+
+/** Fields of science and scholarly words: "articles" among them are papers. */
+const SCIENCE_FIELD = /\b(?:physics|chemistry|biology|mathematics|astronomy|astrophysics|neuroscience|genetics|economics|medicine|medical|scientific|scholarly|academic|journal|peer[- ]reviewed|research)\b/i;
 
 /** Tie-break order when two cues start at the same word. */
 const PRIORITY: EntityType[] = [
@@ -80,6 +83,11 @@ export function detectEntityType(query: string): { type: EntityType; noun: strin
   const cues = typeCues(query);
   // "news about …" and "papers on …" name the kind even when a company noun comes later.
   const first = cues[0];
+  // "physics articles", "research articles on graphene": an article in a field of science is a paper; no
+  // kind noun of its own, since "news articles" are news.
+  if (!first && /\barticles?\b/i.test(query) && (RESEARCH_CONTEXT.test(query) || SCIENCE_FIELD.test(query))) {
+    return { type: 'paper', noun: /\barticles\b/i.test(query) ? 'articles' : 'article' };
+  }
   if (!first) return { type: 'company', noun: null };
   // "women who won the Nobel prize", "people at Stanford who won a Nobel": a plain person noun with a
   // research prize or a research word asks for researchers.

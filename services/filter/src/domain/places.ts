@@ -401,6 +401,17 @@ function attributivePlace(query: string): { place: Place; start: number; end: nu
   return null;
 }
 
+/**
+ * A birth place said before the noun, as people write it: "Japanese-born physicists", "US-born economists",
+ * "German-born chemists" (a demonym, a country or a place the gazetteer knows, then "-born").
+ */
+export function bornPlaceBefore(query: string): { place: Place; start: number; end: number } | null {
+  const m = /(^|[^\p{L}])(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*){0,2})-born\b/u.exec(query);
+  if (!m) return null;
+  const place = aliasPlace(m[2]!) ?? knownPlace(m[2]!);
+  return place ? { place, start: m.index + m[1]!.length, end: m.index + m[0].length } : null;
+}
+
 /** Every place a sentence names (1–4 word spans the gazetteer knows, capitalised), most specific reading each. */
 export function placesNamedIn(sentence: string): { text: string; place: Place; ambiguous: boolean }[] {
   const out: { text: string; place: Place; ambiguous: boolean }[] = [];

@@ -23,7 +23,6 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['machine learning', 'ML'], broader: ['AI', 'artificial intelligence', 'deep learning'] },
   { same: ['fintech', 'financial technology', 'financial services'], broader: ['payments', 'banking', 'insurtech', 'finance'],
     narrower: ['payments', 'banking', 'neobank', 'lending', 'credit and lending', 'consumer finance', 'asset management', 'wealth management', 'banking as a service', 'remittances'] },
-  { same: ['healthtech', 'health tech', 'digital health'], broader: ['medtech', 'health'] },
   { same: ['climate tech', 'climatetech', 'cleantech', 'climate'], broader: ['energy', 'sustainability'] },
   { same: ['cybersecurity', 'cyber security', 'security'] },
   { same: ['mobility', 'transport'] },
@@ -45,7 +44,8 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['mathematician', 'mathematics'], sector: false },
   { same: ['astronomer', 'astronomy', 'astrophysics'], sector: false },
   // Profiles label the founding year in several ways ("Founded", "Established", schema.org foundingDate).
-  { same: ['founded', 'established', 'founding date', 'year founded', 'incorporated'] },
+  // "Started in 2020" and "founded in 2020" say the same of an organisation.
+  { same: ['founded', 'established', 'founding date', 'year founded', 'incorporated', 'started'] },
   { same: ['release', 'released', 'premiered', 'dropped'] },
   { same: ['open', 'opened', 'opening', 'opens', 'runs', 'running'] },
   { same: ['hire', 'hiring', 'recruiting'] },
@@ -61,7 +61,9 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['paper', 'preprint', 'study'] },
   { same: ['ux', 'user experience'] },
   // Sector names as company directories print them (industry, sub-industry and tag vocabularies).
-  { same: ['healthcare', 'health care', 'health tech', 'healthtech', 'digital health', 'healthcare IT', 'medical'], broader: ['health', 'biotech', 'therapeutics', 'diagnostics'],
+  // "Healthtech" and "digital health" name the healthcare sector as startup people say it: one group, so a
+  // company whose sector is printed "Healthcare" (or a sub-sector of it) is one.
+  { same: ['healthcare', 'health care', 'health tech', 'healthtech', 'digital health', 'healthcare IT', 'medical'], broader: ['health', 'medtech', 'biotech', 'therapeutics', 'diagnostics'],
     narrower: ['biotech', 'biotechnology', 'therapeutics', 'drug discovery', 'diagnostics', 'oncology', 'telemedicine', 'telehealth', 'consumer health', 'mental health', 'medical devices', 'medtech', 'pharmaceuticals', 'genomics', 'healthcare services'] },
   { same: ['education', 'edtech', 'e-learning', 'elearning', 'learning', 'tutoring', 'schools'] },
   { same: ['logistics', 'supply chain', 'delivery', 'shipping', 'freight', 'fulfillment'] },
@@ -86,8 +88,8 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['hardware', 'hard tech', 'consumer electronics', 'devices'] },
 ];
 
-/** Multi-word terms kept whole when a clause is split into groups. */
-export const PHRASES = [
+/** Multi-word terms kept whole when a clause is split into groups: these, and every multi-word synonym below. */
+const LISTED_PHRASES = [
   'series a', 'series b', 'series c', 'series d', 'seed round', 'machine learning', 'artificial intelligence',
   'deep learning', 'computer vision', 'science fiction', 'climate tech', 'health tech', 'digital health',
   'employment law', 'intellectual property', 'head of', 'music video', 'graph neural network', 'neural network',
@@ -99,6 +101,16 @@ export const PHRASES = [
   // "e-commerce" as its words are tokenised.
   'e commerce',
 ];
+
+/**
+ * The listed phrases and every multi-word term of the synonym table ("financial technology", "digital health",
+ * "consumer finance"), longest first, so a query's "financial technology" is one criterion, not "financial"
+ * and "technology" each on its own.
+ */
+export const PHRASES = [...new Set([
+  ...LISTED_PHRASES,
+  ...ENTRIES.flatMap((e) => [...e.same, ...(e.broader ?? []), ...(e.narrower ?? [])]).map((t) => tokens(t).join(' ')).filter((t) => t.includes(' ')),
+])].sort((a, b) => b.split(' ').length - a.split(' ').length);
 
 function key(phrase: string): string {
   return tokens(phrase).map(stem).join(' ');

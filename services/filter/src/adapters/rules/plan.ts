@@ -1,18 +1,19 @@
+import nlp from 'compromise';
 import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } from '@leadfinder/wire';
 import { describeRange, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
-import { findPlace, placeNames, regionsOutside, type Place } from '../../domain/places.js';
+import { bornPlaceBefore, findPlace, placeNames, regionsOutside, type Place } from '../../domain/places.js';
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { splitTerms, synonymGroup } from '../../domain/synonyms.js';
-import { stem, tokens } from '../../domain/text.js';
+import { lightStem, lightStems, stem, tokens } from '../../domain/text.js';
 
 /** Words that start the clause about something that happened ("that raised …", "published in 2024"). */
 const EVENT_START = new Set([
   'that', 'which', 'who', 'whose', 'raised', 'raising', 'secured', 'closed', 'launched', 'released', 'published',
   'opened', 'opening', 'founded', 'won', 'received', 'hiring', 'announced', 'acquired', 'speaking', 'presented',
-  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded',
+  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded', 'started',
 ]);
 const RELATIVE = new Set(['that', 'which', 'who', 'whose', 'have', 'has', 'had', 'recently', 'just', 'were', 'was', 'is', 'are']);
 const DROP = new Set([
@@ -20,6 +21,8 @@ const DROP = new Set([
   'all', 'find', 'list', 'show', 'me', 'give', 'search', 'looking', 'look', 'top', 'best', 'based', 'located',
   // Participles left behind when a place or prize is cut out ("working in Japan", "prize-winning").
   'working', 'living', 'operating', 'headquartered', 'winning', 'won', 'award-winning', 'prize-winning',
+  // "who worked in the UK", "who lives in Japan": once the place is read, the verb that tied it asks nothing more.
+  'worked', 'works', 'lived', 'lives', 'resides', 'resided',
   // Intensifiers: "fully remote" is checked as "remote".
   'fully', 'entirely', 'completely', 'truly', 'very',
   // Vague size words ("small AI startups", "mid-sized companies"): no page prints them; a number does (size).
@@ -36,7 +39,7 @@ const GENERIC_NOUNS = new Set(
     'attorney', 'doctor', 'clinician', 'physician', 'freelancer', 'freelance', 'book', 'paper', 'publication',
     'conference', 'exhibition', 'music video', 'app', 'tool', 'device', 'organization', 'organisation', 'organizations',
     'organisations', 'compani', 'startups', 'companies', 'businesses', 'firms', 'laureate', 'laureates',
-    'winner', 'winners', 'prize winner', 'scholar', 'scholars', 'nobelist',
+    'winner', 'winners', 'prize winner', 'scholar', 'scholars', 'nobelist', 'org', 'orgs', 'article', 'articles',
   ].map((n) => tokens(n).map(stem).join(' ')),
 );
 
@@ -50,18 +53,23 @@ function article(phrase: string): string {
   return /^[aeiou]/i.test(phrase) && !/^(uni|eu|one)/i.test(phrase) ? 'an' : /^(ai|ml|ux|hr)\b/i.test(phrase) ? 'an' : 'a';
 }
 
+/** A plural noun in the singular, by compromise's inflection ("businesses" → "business", "orgs" → "org"). */
 function singularWord(w: string): string {
-  if (/^(news|series|business|press|analysis|people)$/i.test(w) || /(ss|us)$/i.test(w)) return w;
+  if (/^(news|series|business|press|analysis|people|physics|economics|mathematics)$/i.test(w) || /(ss|us)$/i.test(w)) return w;
+  const byNlp = nlp(w).nouns().toSingular().text().trim();
+  // compromise reads some plurals as verbs ("firms"): then the plain rule.
+  if (byNlp && !byNlp.includes(' ') && byNlp.toLowerCase() !== w.toLowerCase()) return byNlp;
   if (/ies$/i.test(w)) return `${w.slice(0, -3)}y`;
   return w.replace(/s$/i, '');
 }
 
-const KIND_NOUN_STEMS = new Set(Object.values(TYPE_NOUNS).flat().filter((n) => !n.includes(' ')).map((n) => stem(n)));
+/** Every word of the kind nouns ("winner" of "prize winner"), by inflection: "businesses" is "business". */
+const KIND_NOUN_STEMS = new Set(Object.values(TYPE_NOUNS).flat().flatMap((n) => lightStems(n)));
 
 /** The head phrase with its first plural kind noun in the singular ("AI startups" → "AI startup"). */
 function singularHead(head: string): string {
   const words = head.split(' ');
-  const at = words.findIndex((w) => /s$/i.test(w) && KIND_NOUN_STEMS.has(stem(tokens(w)[0] ?? '')));
+  const at = words.findIndex((w) => /s$/i.test(w) && KIND_NOUN_STEMS.has(lightStem(tokens(w)[0] ?? '')));
   if (at >= 0) words[at] = singularWord(words[at]!);
   return words.join(' ');
 }
@@ -151,10 +159,15 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   const period = reading.period;
   const spans = [...(period ? [period] : []), ...reading.unclear].sort((a, b) => b.start - a.start);
   for (const span of spans) text = cut(text, span.start, span.end);
-  // "born in Japan": where a person was born is a place of its own, not where they are based.
+  // "born in Japan", "Japanese-born": where a person was born is a place of its own, not where they are based.
   let birthPlace: Place | null = null;
+  const bornBefore = bornPlaceBefore(text);
+  if (bornBefore) {
+    birthPlace = bornBefore.place;
+    text = cut(text, bornBefore.start, bornBefore.end);
+  }
   const bornCue = /\b(?:(?:who|that)\s+(?:were|was|are|is)\s+)?(?:born|native)\s+(?=(?:in|of)\s)/i.exec(text);
-  if (bornCue) {
+  if (bornCue && !birthPlace) {
     const afterCue = text.slice(bornCue.index + bornCue[0].length);
     const birth = findPlace(afterCue);
     if (birth && !birth.outside && birth.start === 0) {
@@ -174,8 +187,11 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     topicPhrase = topic[1]!.trim();
     text = `${text.slice(0, topic.index)} ${topicPhrase} ${text.slice(topic.index + topic[0].length)}`.replace(/\s+/g, ' ').trim();
   }
-  const words = text.split(' ').filter(Boolean);
   const kindCue = detectEntityType(text);
+  // "female Nobel prize winners in science", "scientists in the sciences": for a researcher "science" is
+  // the kind itself, no field to check.
+  if (kindCue.type === 'researcher') text = text.replace(/\s+in\s+(?:the\s+)?(?:natural\s+)?sciences?\b/i, '').trim();
+  const words = text.split(' ').filter(Boolean);
   // The event clause starts at the first event word after the head noun.
   const nounStem = kindCue.noun ? tokens(kindCue.noun).map(stem) : [];
   const firstNoun = words.findIndex((w) => nounStem.length > 0 && stem(tokens(w)[0] ?? '') === nounStem[0]);
@@ -217,6 +233,9 @@ function filter(index: number, title: string, criterion: string, spec: FilterSpe
 function dateWords(range: DateRange): string {
   return describeRange(range);
 }
+
+/** Participles that open an event said of the thing itself ("published in 2001", "founded after 2015"). */
+const PASSIVE_EVENT = /^(?:published|founded|established|incorporated|launched|released|awarded|acquired|cited|issued)\b/i;
 
 /** The funnel for a parsed query, in order: kind and sector, place, event (with its dates) or period. */
 export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
@@ -288,8 +307,10 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     const groups = groupsOf(tokens(parsed.event));
     const when = parsed.dateRange ? ` (${parsed.dateRange.phrase})` : '';
     const dates = parsed.dateRange ? `, ${dateWords(parsed.dateRange)}` : '';
+    // "published before 1965", "founded after 2015": said of the thing, these read "was published".
+    const was = PASSIVE_EVENT.test(parsed.event) ? 'was ' : '';
     filters.push(
-      filter(filters.length + 1, `${capitalise(parsed.event)}${when}`, `The ${kind} ${parsed.event}${dates}.`, {
+      filter(filters.length + 1, `${capitalise(parsed.event)}${when}`, `The ${kind} ${was}${parsed.event}${dates}.`, {
         kind: 'event', groups, dateRange: parsed.dateRange, steps: 0, asOf,
       }),
     );

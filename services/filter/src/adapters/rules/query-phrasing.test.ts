@@ -172,3 +172,111 @@ describe('word variants (Porter stems)', () => {
     expect(await outcomes(p, guard)).toEqual(['yes']);
   });
 });
+
+describe('sector names of several words, and their other names', () => {
+  it('"financial technology" is one criterion, met by a fintech (not "financial" and "technology" apart)', async () => {
+    const p = await plan('financial technology businesses that went public');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a financial technology business', 'Is publicly traded']);
+    const listed = profile('companies.example', 'Paylane', [fact('Industry', 'Fintech'), fact('Status', 'Public')]);
+    const techCo = profile('companies.example', 'Gridworks', [fact('Industry', 'Technology'), fact('Keywords', 'financial reporting'), fact('Status', 'Public')]);
+    expect(await outcomes(p, listed)).toEqual(['yes', 'yes']);
+    expect((await outcomes(p, techCo))[0]).not.toBe('yes');
+  });
+
+  it('"healthtech" and "digital health" companies include one whose sector is printed "Healthcare"', async () => {
+    const clinic = profile('companies.example', 'Carebridge', [fact('Industry', 'Healthcare'), fact('Hiring', 'Yes')]);
+    expect(await outcomes(await plan('healthtech companies that are hiring'), clinic)).toEqual(['yes', 'yes']);
+    expect(await outcomes(await plan('digital health startups'), clinic)).toEqual(['yes']);
+    const shop = profile('companies.example', 'Cartwise', [fact('Industry', 'E-commerce'), fact('Hiring', 'Yes')]);
+    expect((await outcomes(await plan('healthtech companies that are hiring'), shop))[0]).toBe('no');
+  });
+});
+
+describe('kind words people type', () => {
+  it('"orgs" names the kind, so "non-profit orgs working on education" asks for an education nonprofit only', async () => {
+    const p = await plan('non-profit orgs working on education');
+    expect(p.entityType).toBe('company');
+    expect(p.filters.map((f) => f.title)).toEqual(['Works on education', 'Is a nonprofit']);
+    const tutors = profile('orgs.example', 'Read Ahead', [fact('Industry', 'Education'), fact('Company type', 'Non-profit')]);
+    expect(await outcomes(p, tutors)).toEqual(['yes', 'yes']);
+  });
+
+  it('"physics articles published before 1965" asks for papers, and the criterion says "was published"', async () => {
+    const p = await plan('physics articles published before 1965');
+    expect(p.entityType).toBe('paper');
+    expect(p.filters.map((f) => f.criterion)).toEqual(['The paper is a physics article.', 'The paper was published, on or before 1964-12-31.']);
+    const old = profile('papers.example', 'Broken symmetry and gauge bosons', [fact('Field', 'Physics'), fact('Published', '1964')]);
+    const late = profile('papers.example', 'Quantum dots at low temperature', [fact('Field', 'Physics'), fact('Published', '1995')]);
+    expect(await outcomes(p, old)).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, late)).toEqual(['yes', 'no']);
+    expect((await plan('news articles about fintech startups')).entityType).toBe('news');
+  });
+
+  it('"in science" after a researcher noun is no field to check, and the title is in the singular', async () => {
+    const p = await plan('female Nobel prize winners in science');
+    expect(p.entityType).toBe('researcher');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a female Nobel prize winner']);
+    const laureate = profile('laureates.example', 'Ada Yonath', [fact('Gender', 'Female'), fact('Awards', 'Nobel Prize in Chemistry (2009)')]);
+    expect(await outcomes(p, laureate)).toEqual(['yes']);
+  });
+});
+
+describe('a birth place said before the noun', () => {
+  it('"Japanese-born physicists" is born in Japan, checked against the birth fact, not where they work', async () => {
+    const p = await plan('Japanese-born physicists');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a physicist', 'Born in Japan']);
+    const nagoya = profile('laureates.example', 'Hiro Sato', [fact('Field', 'Physics'), fact('Born', '1949-10-08 in Nagoya, Japan'), fact('Institution', 'University of Chicago, USA')]);
+    const chicago = profile('laureates.example', 'Ann Ward', [fact('Field', 'Physics'), fact('Born', '1951 in Chicago, USA'), fact('Institution', 'University of Tokyo, Japan')]);
+    expect(await outcomes(p, nagoya)).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, chicago)).toEqual(['yes', 'no']);
+  });
+});
+
+describe('the verb that ties a place asks nothing more', () => {
+  it('"who worked in the UK" is a place filter, not an event "worked" no page prints', async () => {
+    const p = await plan('Nobel laureates in chemistry who worked in the UK');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a Nobel laureate in chemistry', 'Based in United Kingdom']);
+    const cambridge = profile('laureates.example', 'Tom Lind', [fact('Awards', 'Nobel Prize in Chemistry (2015)'), fact('Institution', 'Francis Crick Institute, London, United Kingdom')]);
+    expect(await outcomes(p, cambridge)).toEqual(['yes', 'yes']);
+  });
+});
+
+describe('founded, started and launched', () => {
+  it('"founded after 2015" takes a profile\'s launch year for the founding, inferred and said so; an earlier launch fails', async () => {
+    const p = await plan('B2B software companies founded after 2015');
+    const late = profile('companies.example', 'Shiplane', [fact('Industry', 'B2B'), fact('Launch year', '2017')]);
+    const early = profile('companies.example', 'Oldstack', [fact('Industry', 'B2B'), fact('Launch year', '2012')]);
+    expect(await outcomes(p, late)).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, early)).toEqual(['yes', 'no']);
+    const { candidates } = await reasoner.extract({ plan: p, page: late, round: 1 }, { signal });
+    const v = (await reasoner.verify({ plan: p, filter: p.filters[1]!, candidate: candidates[0]!, pages: [late] }, { signal })).verdict;
+    expect(v.verification).toBe('inferred');
+    expect(v.rationale).toContain('Launch year: 2017');
+    expect(v.rationale).toContain('the launch date taken as the founding');
+  });
+
+  it('"orgs started in 2021" is a founding in 2021, met by "Launched: March 2021"', async () => {
+    const p = await plan('orgs started in 2021');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is an org', 'Started (in 2021)']);
+    expect(await outcomes(p, profile('orgs.example', 'Tidewater', [fact('Launched', 'March 4, 2021')]))).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, profile('orgs.example', 'Oldgrove', [fact('Launched', 'May 2, 2014')]))).toEqual(['yes', 'no']);
+  });
+});
+
+describe('a paper dated by its own page only', () => {
+  it('a list of 1950s papers put online in 1988 does not date a paper in the 1980s; the paper\'s own page does', async () => {
+    const p = await plan('chemistry papers from the 1980s');
+    const list = profile('lists.example', 'Chemistry papers of the 1950s', []);
+    list.model = { subject: null, items: [{ name: 'Spectrophotometric study of sulfhydryl groups', kind: null, link: null, passage: 'Spectrophotometric study of sulfhydryl groups — A chemistry paper', facts: [], source: 'list' }], siteName: null };
+    list.passages.push('Spectrophotometric study of sulfhydryl groups — A chemistry paper');
+    list.text = list.passages.join('\n');
+    list.publishedAt = '1988-06-01T00:00:00.000Z';
+    const { candidates } = await reasoner.extract({ plan: p, page: list, round: 1 }, { signal });
+    const listed = candidates.find((c) => c.name.startsWith('Spectrophotometric'))!;
+    const onList = (await reasoner.verify({ plan: p, filter: p.filters[1]!, candidate: listed, pages: [list] }, { signal })).verdict;
+    expect(onList.outcome).not.toBe('yes');
+    const own = profile('papers.example', 'Electrospray ionization of large biomolecules', [fact('Field', 'Chemistry')]);
+    own.publishedAt = '1989-06-01T00:00:00.000Z';
+    expect(await outcomes(p, own)).toEqual(['yes', 'yes']);
+  });
+});

@@ -652,6 +652,7 @@ function describe(range: DateRange): string {
 /** Kinds that are launched and founded: a company, a product. */
 const LAUNCHED_KINDS: ReadonlySet<Candidate['entityType']> = new Set(['company', 'product']);
 const FOUNDED_LABEL = /\b(?:found(?:ed|ing)|established|incorporated|since)\b/i;
+const LAUNCH_LABEL = /\blaunch(?:ed|es|ing)?\b/i;
 
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   // A fact is read with its label: "Established: 2019" states the founding, "2019" alone does not.
@@ -668,12 +669,21 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   const launch = LAUNCHED_KINDS.has(candidate.entityType) && spec.groups.length === 1 && spec.groups[0]!.some((t) => /^launch(?:ed)?$/i.test(t))
     ? evidence.filter((e) => e.fact && e.ownFact && FOUNDED_LABEL.test(e.fact.label) && !matching.includes(e))
     : [];
-  if (matching.length === 0 && publication.length === 0 && launch.length === 0) return fail(filter, candidate, 'no sentence about it mentions this event.');
-  if (!spec.dateRange) return pass(filter, [matching[0] ?? publication[0] ?? launch[0]!], matching.length + publication.length > 0 ? 'stated' : 'inferred');
+  // The other way round: a company's founding ("founded after 2015", "started in 2021") when its own facts
+  // give only its launch ("Launched: March 2016", "Launch year: 2016"): the launch is taken for the founding.
+  const founding = LAUNCHED_KINDS.has(candidate.entityType) && spec.groups.length === 1 && spec.groups[0]!.some((t) => /^(?:founded|started)$/i.test(t))
+    ? evidence.filter((e) => e.fact && e.ownFact && LAUNCH_LABEL.test(e.fact.label) && !matching.includes(e))
+    : [];
+  if (matching.length === 0 && publication.length === 0 && launch.length === 0 && founding.length === 0) return fail(filter, candidate, 'no sentence about it mentions this event.');
+  if (!spec.dateRange) return pass(filter, [matching[0] ?? publication[0] ?? launch[0] ?? founding[0]!], matching.length + publication.length > 0 ? 'stated' : 'inferred');
   for (const e of [...matching, ...publication]) if (dateCheck(e, spec.dateRange) === 'in') return pass(filter, [e], 'stated');
   for (const e of launch) {
     const check = dateCheck(e, spec.dateRange);
     if (check === 'in') return pass(filter, [e], 'inferred', ' (inferred: the founding date taken as the launch)');
+  }
+  for (const e of founding) {
+    const check = dateCheck(e, spec.dateRange);
+    if (check === 'in') return pass(filter, [e], 'inferred', ' (inferred: the launch date taken as the founding)');
   }
   // The event and its date as two facts of one profile ("Award: Nobel Prize in Physics", "Year: 2012").
   for (const e of matching) {
@@ -702,7 +712,9 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
 function verifyPeriod(filter: FunnelFilter, range: DateRange, candidate: Candidate, evidence: Evidence[]): Verdict {
   for (const e of evidence) if (e.named && dateCheck(e, range) === 'in') return pass(filter, [e], 'stated');
   if (PAGE_DATED_KINDS.has(candidate.entityType)) {
-    const first = evidence.find((e) => pageDateIn(e.page, range));
+    // Only its own page's date dates a paper (a book, an article): a list of 1950s papers put online in 1988
+    // says nothing of when each was published.
+    const first = evidence.find((e) => e.ownPage && pageDateIn(e.page, range));
     if (first) return pass(filter, [first], 'inferred', ` (the page is dated ${first.page.publishedAt!.slice(0, 10)}, within ${describe(range)})`);
   }
   return fail(filter, candidate, `no date within ${describe(range)} is stated.`);
