@@ -12,6 +12,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Compiles the service once per run (reused while the sources are unchanged): test children start
+    // `leadfinder serve` from the bundle the image runs, 2 CPU-seconds a start instead of 3.5 through tsx.
+    globalSetup: ['test/support/serve-bundle.global.ts'],
     reporters: ['default'],
     projects: [
       {

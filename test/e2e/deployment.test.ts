@@ -7,6 +7,7 @@ import { clockEnv, uniqueName } from '@leadfinder/testkit';
 import { distributedServers, startNatsServer, startRole } from './distributed-harness.js';
 import type { Proc, RoleProc } from './distributed-harness.js';
 import { freePort } from '../support/server-process.js';
+import { serveBin } from '../support/serve-bin.js';
 
 /**
  * What the Helm chart relies on from the processes it runs: every role answers /readyz and /healthz
@@ -16,7 +17,6 @@ import { freePort } from '../support/server-process.js';
  * suite's coordinator could take their runs (or they another suite's) when files run in parallel.
  */
 const SUITE = 'test/e2e/deployment.test.ts';
-const BIN = join(process.cwd(), 'services', 'cli', 'bin', 'leadfinder.mjs');
 const ADMIN = 'deployment-admin-token-0123456789abcdef';
 const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUITE);
 
@@ -134,7 +134,7 @@ describe.skipIf(!serversReady)('an edge connecting to NATS that requires a passw
 
   /** Starts an edge that is expected to fail, and returns its exit code and output. */
   const failingEdge = (extra: Record<string, string>) => new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--role', 'edge'], {
+    const child = spawn(process.execPath, [serveBin(), 'serve', '--role', 'edge'], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...clockEnv(), HOST: '127.0.0.1', PORT: '0', ...env, ...extra },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -8,14 +8,13 @@ import { existsSync } from 'node:fs';
 import { clockEnv, recordSkippedSuite, serverUrl, serversRequired } from '@leadfinder/testkit';
 import { MongoClient } from 'mongodb';
 import { freePort } from '../support/server-process.js';
+import { serveBin } from '../support/serve-bin.js';
 
 /**
  * Harness for the distributed end-to-end suite: real `leadfinder serve --role …` processes, a dedicated
  * nats-server with JetStream, and a loopback fake of the public web (SearXNG JSON API + news pages) whose
  * searches can be held, so a run stays in flight exactly as long as a test needs.
  */
-
-const BIN = join(process.cwd(), 'services', 'cli', 'bin', 'leadfinder.mjs');
 
 /** One child process with its output kept for failure messages. */
 export interface Proc {
@@ -108,8 +107,8 @@ export async function startRole(name: string, role: ServiceRole, env: Record<str
     ...(role === 'edge' ? { PORT: String(httpPort) } : { LEADFINDER_HEALTH_PORT: String(httpPort) }),
     ...(grpcPort !== null ? { LEADFINDER_GRPC_PORT: String(grpcPort) } : {}),
   };
-  // `bin`: another entry point, e.g. the compiled bundle the image runs (deploy/build.mjs).
-  const proc = spawnProc(name, process.execPath, [options.bin ?? BIN, 'serve', '--role', role], roleEnv);
+  // `bin`: another entry point than this run's bundle (test/support/serve-bin.ts), e.g. a fresh build.
+  const proc = spawnProc(name, process.execPath, [options.bin ?? serveBin(), 'serve', '--role', role], roleEnv);
   const base = `http://127.0.0.1:${httpPort}`;
   try {
     await waitUntil(`${name} /readyz`, async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined), 60_000, proc);

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clockEnv } from '@leadfinder/testkit';
+import { serveBin } from './serve-bin.js';
 
 /** A real `leadfinder serve` process on a free loopback port, with its own data dir. */
 export interface ServerProcess {
@@ -48,12 +49,10 @@ function bindable(port: number): Promise<boolean> {
   });
 }
 
-const BIN = join(process.cwd(), 'services', 'cli', 'bin', 'leadfinder.mjs');
-
 export async function startServerProcess(options: { env?: Record<string, string>; args?: string[]; dataDir?: string; readyTimeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = options.env?.PORT ? Number(options.env.PORT) : await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'leadfinder-test-'));
-  const child = spawn(process.execPath, [BIN, 'serve', ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [serveBin(), 'serve', ...(options.args ?? [])], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
