@@ -16,8 +16,11 @@ import { SERVE_BUNDLE_ENV } from './serve-bin.js';
  */
 const ROOT = process.cwd();
 const CACHE = join(ROOT, 'node_modules', '.cache', 'leadfinder-test-serve');
-/** Builds not used for this long are removed (another vitest run may still be using a recent one). */
-const KEEP_UNUSED_MS = 6 * 3600_000;
+/**
+ * Builds kept, the most recently used first: another vitest run (another source tree state) may still be
+ * using one. By count, not age: a run under a moved clock (libfaketime) would find every build old.
+ */
+const KEEP_BUILDS = 8;
 
 function filesUnder(dir: string, out: string[]): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -60,11 +63,35 @@ export async function serveBundle(): Promise<string> {
   }
   const now = new Date();
   utimesSync(dir, now, now);
-  for (const old of readdirSync(CACHE)) {
-    const path = join(CACHE, old);
-    if (path !== dir && Date.now() - statSync(path).mtimeMs > KEEP_UNUSED_MS) rmSync(path, { recursive: true, force: true });
-  }
+  prune(dir);
   return bin;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes all but the KEEP_BUILDS most recently used builds (never `current`), and builds left half-done by a process that is gone. */
+function prune(current: string): void {
+  const builds: { path: string; usedAt: number }[] = [];
+  for (const name of readdirSync(CACHE)) {
+    const path = join(CACHE, name);
+    const builder = /\.building-(\d+)$/.exec(name);
+    if (builder) {
+      if (!alive(Number(builder[1]))) rmSync(path, { recursive: true, force: true });
+    } else if (path !== current) {
+      // Another vitest run may be pruning too: a build gone meanwhile is skipped.
+      const usedAt = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+      if (usedAt !== undefined) builds.push({ path, usedAt });
+    }
+  }
+  builds.sort((a, b) => b.usedAt - a.usedAt);
+  for (const { path } of builds.slice(KEEP_BUILDS - 1)) rmSync(path, { recursive: true, force: true });
 }
 
 export default async function setup(project: { onTestsRerun?(cb: () => Promise<void>): void }): Promise<void> {
