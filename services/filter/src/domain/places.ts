@@ -38,6 +38,101 @@ const REGION_ALSO_KNOWN_AS: Record<string, string[]> = {
   AS: ['Asian'], AF: ['African'], SA: ['South American', 'Latin American'], NA: ['North American'], EU: ['European'],
 };
 
+/**
+ * Short forms people type for a few cities ("NYC-based", "SF startups"), which the gazetteer lists only by
+ * their full names.
+ */
+const CITY_SHORT_FORMS: Record<string, { name: string; country: string; state: string }> = {
+  nyc: { name: 'New York City', country: 'US', state: 'NY' },
+  sf: { name: 'San Francisco', country: 'US', state: 'CA' },
+  la: { name: 'Los Angeles', country: 'US', state: 'CA' },
+  dc: { name: 'Washington', country: 'US', state: 'DC' },
+};
+
+/**
+ * Metropolitan areas: named ones no gazetteer lists as a unit ("the Bay Area", "Silicon Valley"), each as the
+ * cities within a distance of its core, and "Greater X", "the X area", "X metro area" around any city the
+ * gazetteer knows. Membership is by the gazetteer's coordinates, so Palo Alto and Oakland lie in the Bay
+ * Area and Sacramento does not, without a list of member towns.
+ */
+interface Area {
+  core: { name: string; country: string; state: string };
+  radiusKm: number;
+  names: string[];
+  /** The core's name is a city in several countries ("Boston"): a city near any of them is in the area. */
+  anyCore?: boolean;
+}
+const NAMED_AREAS: Area[] = [
+  { core: { name: 'San Francisco', country: 'US', state: 'CA' }, radiusKm: 75, names: ['Bay Area', 'San Francisco Bay Area', 'SF Bay Area', 'SF Bay'] },
+  { core: { name: 'Sunnyvale', country: 'US', state: 'CA' }, radiusKm: 30, names: ['Silicon Valley'] },
+];
+const METRO_RADIUS_KM = 50;
+const METRO_FORM = /^(?:greater\s+(.+)|(.+?)\s+(?:metro(?:politan)?\s+area|metro|area|region))$/i;
+
+function areaByName(name: string): Area | null {
+  const key = norm(name);
+  const named = NAMED_AREAS.find((a) => a.names.some((n) => norm(n) === key));
+  if (named) return named;
+  const m = METRO_FORM.exec(name.trim());
+  const base = m ? (m[1] ?? m[2])! : null;
+  if (!base || /^(?:bay|the)$/i.test(base)) return null;
+  const short = CITY_SHORT_FORMS[norm(base)];
+  if (short) return { core: short, radiusKm: METRO_RADIUS_KM, names: [name.trim()] };
+  const rows = gazetteer().cities.get(norm(base));
+  const city = rows && rows.length > 0 ? likeliestCity(rows) : null;
+  return city ? { core: { name: city.name, country: city.country, state: city.state }, radiusKm: METRO_RADIUS_KM, names: [name.trim()], anyCore: true } : null;
+}
+
+/** The place an area name denotes: a city-level place named for the area, in its core's state and country. */
+function areaPlace(name: string): Place | null {
+  const area = areaByName(name);
+  if (!area) return null;
+  const continent = continentOf(area.core.country);
+  const display = NAMED_AREAS.includes(area) ? area.names[0]! : name.trim().replace(/^greater\b/, 'Greater');
+  return { name: display, level: 'city', country: area.core.country, state: area.core.state, ...(continent ? { continent } : {}) };
+}
+
+/** The coordinates the gazetteer gives a city place (its row in that country and state), if any. */
+function coordinatesOf(place: { name: string; country?: string; state?: string }): { lat: number; lng: number } | null {
+  const rows = gazetteer().cities.get(norm(place.name)) ?? gazetteer().cities.get(norm(place.name.replace(/ City$/i, ''))) ?? [];
+  const row = rows.find((r) => r.lat !== undefined && r.country === place.country && (!place.state || r.state === place.state))
+    ?? rows.find((r) => r.lat !== undefined && r.country === place.country);
+  return row && row.lat !== undefined && row.lng !== undefined ? { lat: row.lat, lng: row.lng } : null;
+}
+
+function distanceKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLng = (b.lng - a.lng) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** True when the place is a metropolitan area ("Bay Area", "Greater London"), not a city of its own. */
+export function isArea(place: Place): boolean {
+  return place.level === 'city' && place.country !== undefined && areaByName(place.name) !== null;
+}
+
+/** The city at an area's core ("San Francisco" for the Bay Area): pages name it, searches may too. */
+export function areaCore(place: Place): string | null {
+  return isArea(place) ? areaByName(place.name)!.core.name : null;
+}
+
+/** A city lies in an area when the gazetteer places it within the area's distance of its core. */
+function inArea(area: Area, inner: Place): boolean {
+  if (inner.level !== 'city') return false;
+  if (area.names.some((n) => norm(n) === norm(inner.name))) return inner.country === area.core.country;
+  const at = coordinatesOf(inner);
+  if (!at) return false;
+  const cores = area.anyCore
+    ? (gazetteer().cities.get(norm(area.core.name)) ?? []).filter((r) => r.country === inner.country).map((r) => ({ name: r.name, country: r.country, state: r.state }))
+    : inner.country === area.core.country ? [area.core] : [];
+  return cores.some((c) => {
+    const core = coordinatesOf(c);
+    return core !== null && distanceKm(core, at) <= area.radiusKm;
+  });
+}
+
 /** A demonym or short form ("American", "U.S.", "Swiss", "European") as the place it names. */
 function aliasPlace(name: string): Place | null {
   const key = norm(name);
@@ -48,7 +143,7 @@ function aliasPlace(name: string): Place | null {
 
 const norm = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[.]/g, '').replace(/\s+/g, ' ').trim();
 
-interface CityRow { name: string; country: string; state: string }
+interface CityRow { name: string; country: string; state: string; lat?: number; lng?: number }
 
 interface Index {
   countries: Map<string, string>; // name/alias → ISO2
@@ -77,7 +172,9 @@ function buildIndex(): Index {
   for (const c of City.getAllCities()) {
     const key = norm(c.name);
     const list = idx.cities.get(key) ?? [];
-    list.push({ name: c.name, country: c.countryCode, state: c.stateCode });
+    const lat = Number(c.latitude);
+    const lng = Number(c.longitude);
+    list.push({ name: c.name, country: c.countryCode, state: c.stateCode, ...(c.latitude && c.longitude && Number.isFinite(lat) && Number.isFinite(lng) ? { lat, lng } : {}) });
     idx.cities.set(key, list);
     const s = `${c.countryCode}/${c.stateCode}`;
     idx.citiesPerState.set(s, (idx.citiesPerState.get(s) ?? 0) + 1);
@@ -148,6 +245,12 @@ export function knownPlace(name: string): Place | null {
   const key = norm(name);
   if (!key) return null;
   const idx = gazetteer();
+  const short = CITY_SHORT_FORMS[key];
+  if (short && name.trim() === name.trim().toUpperCase()) return cityPlace(short);
+  // "the Bay Area", "Greater London", "the Boston area": a metropolitan area around a city the gazetteer knows
+  // (even where it also lists the area's name as one point, as it does "Greater London").
+  const area = areaPlace(name);
+  if (area) return area;
   const region = REGION_NAMES.get(key);
   if (region) return regionPlace(region);
   const iso2 = key.length > 2 || /^(us|uk)$/.test(key) ? idx.countries.get(key) ?? (key === 'uk' ? 'GB' : undefined) : undefined;
@@ -176,12 +279,27 @@ export function placeNames(place: Place): string[] {
   }
   if (place.level === 'region' && place.continent) out.push(...(ALSO_KNOWN_AS[place.continent] ?? []), ...(REGION_ALSO_KNOWN_AS[place.continent] ?? []));
   if (place.level === 'city' && place.name === 'New York City') out.push('New York', 'NYC');
+  if (place.level === 'city' && place.name === 'San Francisco') out.push('SF');
+  if (isArea(place)) {
+    const area = areaByName(place.name)!;
+    out.push(...area.names);
+  }
   if (place.level === 'city' && place.name === 'Bengaluru') out.push('Bangalore');
   return [...new Set(out)];
 }
 
 /** A few names inside a place (its states, for search excerpts); membership itself is `placeContains`. */
 export function placesWithin(place: Place): string[] {
+  if (isArea(place)) {
+    const area = areaByName(place.name)!;
+    const core = coordinatesOf(area.core);
+    if (!core) return [];
+    const near = City.getCitiesOfState(area.core.country, area.core.state)
+      .map((c) => ({ name: c.name, d: distanceKm(core, { lat: Number(c.latitude), lng: Number(c.longitude) }) }))
+      .filter((c) => Number.isFinite(c.d) && c.d <= area.radiusKm)
+      .sort((a, b) => a.d - b.d);
+    return [...new Set(near.map((c) => c.name))].slice(0, 150);
+  }
   if (place.level === 'country' && place.country) return State.getStatesOfCountry(place.country).map((s) => s.name).slice(0, 60);
   if (place.level === 'region' && place.continent) {
     return Object.entries(countries).filter(([, c]) => (c as { continent: string }).continent === place.continent).map(([, c]) => (c as { name: string }).name);
@@ -214,12 +332,15 @@ export function placeContains(outer: Place, inner: Place): boolean {
       return inner.level !== 'region' && inner.country === outer.country;
     case 'state':
       return (inner.level === 'state' || inner.level === 'city') && inner.country === outer.country && inner.state === outer.state;
-    case 'city':
+    case 'city': {
+      const area = isArea(outer) ? areaByName(outer.name) : null;
+      if (area) return inArea(area, inner);
       if (inner.level !== 'city' || !sameCity(outer.name, inner.name)) return false;
       if (inner.country === outer.country) return !outer.state || !inner.state || inner.state === outer.state;
       // A city name several countries have, none of them as its capital ("Boston", "Cambridge"), was read
       // as the likeliest of them without knowing which one was meant: any of them matches.
       return guessedCity(outer.name) && (gazetteer().cities.get(norm(inner.name)) ?? []).some((r) => r.country === inner.country);
+    }
   }
 }
 
@@ -263,12 +384,25 @@ export function resolveLocation(text: string): Place[] {
     let country: string | undefined;
     let state: { code: string } | undefined;
     const rest: string[] = [];
+    // "Oakland, CA", "San Jose, California": a state with no country after it, when the city before it lies in
+    // that state (a US state code is no ISO country code there: "CA" is California, not Canada).
+    const last = pieces[pieces.length - 1]!;
+    const before = pieces.length >= 2 ? idx.cities.get(norm(pieces[pieces.length - 2]!)) ?? [] : [];
+    const named = idx.states.get(norm(last)) ?? [];
+    const stateOnly = pieces.length >= 2 && !idx.countries.has(norm(last))
+      ? likeliestCity(before.filter((r) => (/^[A-Z]{2,3}$/.test(last) && r.state === last) || named.some((st) => st.country === r.country && st.code === r.state)))
+      : null;
+    if (stateOnly) {
+      country = stateOnly.country;
+      state = { code: stateOnly.state };
+      pieces.pop();
+    }
     for (let i = pieces.length - 1; i >= 0; i--) {
       const key = norm(pieces[i]!);
       // The last piece may be an ISO 3166 code in capitals, as schema.org's addressCountry usually is ("SE").
       const iso = i === pieces.length - 1 && /^[A-Z]{2}$/.test(pieces[i]!) && pieces[i]! in countries ? pieces[i]! : undefined;
       const c = !country && (key.length > 2 || i === pieces.length - 1) ? idx.countries.get(key) ?? (key === 'uk' ? 'GB' : iso) : undefined;
-      if (c && i === pieces.length - 1) {
+      if (c && i === pieces.length - 1 && !stateOnly) {
         country = c;
         continue;
       }
@@ -394,7 +528,10 @@ function attributivePlace(query: string): { place: Place; start: number; end: nu
       // capitalised word elsewhere is not taken for a town.
       const after = query.slice(m.index + text.length);
       const city = key.length > 2 && gazetteer().cities.has(key) && KIND_NOUN_AFTER.test(after);
-      const place = aliasPlace(text) ?? (REGION_NAMES.has(key) || country || state || city ? knownPlace(text) : null);
+      // A named area ("Bay Area companies") or a city's short form before a kind noun ("NYC startups").
+      const area = NAMED_AREAS.some((a) => a.names.some((n) => norm(n) === key))
+        || (CITY_SHORT_FORMS[key] !== undefined && text === text.toUpperCase() && KIND_NOUN_AFTER.test(after));
+      const place = aliasPlace(text) ?? (REGION_NAMES.has(key) || country || state || city || area ? knownPlace(text) : null);
       if (place) return { place, start: m.index, end: m.index + text.length };
     }
   }

@@ -3,7 +3,7 @@ import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } fro
 import { describeRange, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
-import { bornPlaceBefore, findPlace, placeNames, regionsOutside, type Place } from '../../domain/places.js';
+import { areaCore, bornPlaceBefore, findPlace, isArea, placeNames, regionsOutside, type Place } from '../../domain/places.js';
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { splitTerms, synonymGroup } from '../../domain/synonyms.js';
@@ -223,6 +223,8 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
 
 /** "the United States", "the Netherlands": country names said with the article. */
 function theFor(place: Place): string {
+  // "the Bay Area", "the Boston area"; "Greater London" has none.
+  if (isArea(place)) return /^greater\b/i.test(place.name) ? '' : 'the ';
   return place.level === 'country' && /^(United|Netherlands|Philippines)/.test(place.name) ? 'the ' : '';
 }
 
@@ -264,8 +266,9 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
       }),
     );
   } else if (parsed.place) {
+    const the = theFor(parsed.place);
     filters.push(
-      filter(filters.length + 1, `Based in ${parsed.place.name}`, `The ${kind} is based in or located in ${parsed.place.name}.`, {
+      filter(filters.length + 1, `Based in ${the}${parsed.place.name}`, `The ${kind} is based in or located in ${the}${parsed.place.name}.`, {
         kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0,
       }),
     );
@@ -342,8 +345,11 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   const year = searchYear(plan.dateRange);
   const altType = type?.kind === 'type' ? type.groups.map((g) => g[1] ?? g[0]).join(' ') : '';
   const noun = type?.kind === 'type' ? KIND_LABEL[type.entityType] : '';
+  // Pages name a metropolitan area by its towns ("Palo Alto, CA"): its core city is searched for too.
+  const core = loc?.kind === 'location' && !loc.outside ? areaCore(loc.place) : null;
   const pool = [
     [typeTitle, place, eventGroups.map((g) => g[0]).join(' ')],
+    ...(core ? [[typeTitle, core], [altType, noun, core]] : []),
     [place, typeTitle, eventGroups.map((g) => g[1] ?? g[0]).join(' '), year],
     [typeTitle, place],
     [altType, noun, place, eventGroups.map((g) => g[g.length - 1]).join(' ')],
@@ -381,6 +387,7 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   // With a form, cohort, size or hiring constraint the typed phrasings lead: the kind and place alone
   // ("company India") find pages about everything.
   const typed = typedPhrasings(specs, typeTitle, place, noun);
+  if (core) typed.splice(1, 0, ...typedPhrasings(specs, typeTitle, core, noun).slice(0, 2));
   if (specs.some((s) => s.kind === 'form' || s.kind === 'cohort' || s.kind === 'size' || s.kind === 'hiring' || s.kind === 'remote')) pool.unshift(...typed);
   else pool.push(...typed);
   // A phrasing of kind and page-type words alone ("top companies", "organization news") finds pages about

@@ -96,10 +96,10 @@ describe('who a query asks for', () => {
 
 describe('places said before the noun', () => {
   it.each([
-    ['American physicists who won the Nobel prize', 'United States'],
-    ['U.S.-based biotech companies', 'United States'],
-    ['researchers at US institutions', 'United States'],
-    ['UK fintech startups', 'United Kingdom'],
+    ['American physicists who won the Nobel prize', 'the United States'],
+    ['U.S.-based biotech companies', 'the United States'],
+    ['researchers at US institutions', 'the United States'],
+    ['UK fintech startups', 'the United Kingdom'],
     ['Berlin-based fintech startups', 'Berlin'],
     ['European climate startups', 'Europe'],
     ['Swiss chemists', 'Switzerland'],
@@ -112,7 +112,7 @@ describe('places said before the noun', () => {
 
   it('one word of a longer capitalised name is not a place of its own ("the Bay Area" is not Bay, Somalia)', async () => {
     const p = await plan('biotech nonprofits in the Bay Area');
-    expect(p.filters.map((f) => f.title)).toContain('Based in Bay Area');
+    expect(p.filters.map((f) => f.title)).toContain('Based in the Bay Area');
     expect(JSON.stringify(p.filters)).not.toContain('"SO"');
   });
 
@@ -235,7 +235,7 @@ describe('a birth place said before the noun', () => {
 describe('the verb that ties a place asks nothing more', () => {
   it('"who worked in the UK" is a place filter, not an event "worked" no page prints', async () => {
     const p = await plan('Nobel laureates in chemistry who worked in the UK');
-    expect(p.filters.map((f) => f.title)).toEqual(['Is a Nobel laureate in chemistry', 'Based in United Kingdom']);
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a Nobel laureate in chemistry', 'Based in the United Kingdom']);
     const cambridge = profile('laureates.example', 'Tom Lind', [fact('Awards', 'Nobel Prize in Chemistry (2015)'), fact('Institution', 'Francis Crick Institute, London, United Kingdom')]);
     expect(await outcomes(p, cambridge)).toEqual(['yes', 'yes']);
   });
@@ -278,5 +278,52 @@ describe('a paper dated by its own page only', () => {
     const own = profile('papers.example', 'Electrospray ionization of large biomolecules', [fact('Field', 'Chemistry')]);
     own.publishedAt = '1989-06-01T00:00:00.000Z';
     expect(await outcomes(p, own)).toEqual(['yes', 'yes']);
+  });
+});
+
+describe('metropolitan areas and short city names', () => {
+  it('"based out of the Bay Area" takes Palo Alto and Oakland (by the gazetteer\'s coordinates), not Sacramento or Los Angeles', async () => {
+    const p = await plan('digital health startups based out of the Bay Area');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a digital health startup', 'Based in the Bay Area']);
+    // Pages name the towns, not the area: its core city is searched for too.
+    expect(p.queries).toContain('digital health startup San Francisco');
+    const at = (name: string, where: string) => profile('companies.example', name, [fact('Industry', 'Healthcare'), fact('Location', where)]);
+    expect(await outcomes(p, at('Clinicly', 'Palo Alto, CA, USA'))).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, at('Caremesh', 'Oakland, CA'))).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, at('Valleymed', 'Sacramento, CA, USA'))).toEqual(['yes', 'no']);
+    expect(await outcomes(p, at('Sunhealth', 'Los Angeles, CA, USA'))).toEqual(['yes', 'no']);
+    const { candidates } = await reasoner.extract({ plan: p, page: at('Clinicly', 'Palo Alto, CA, USA'), round: 1 }, { signal });
+    const v = (await reasoner.verify({ plan: p, filter: p.filters[1]!, candidate: candidates[0]!, pages: [at('Clinicly', 'Palo Alto, CA, USA')] }, { signal })).verdict;
+    expect(v.verification).toBe('inferred');
+    expect(v.rationale).toContain('Palo Alto lies in Bay Area');
+  });
+
+  it('"the Boston area" and "Greater London" are areas around the city the gazetteer knows', async () => {
+    const boston = await plan('AI startups in the Boston area');
+    expect(boston.filters.map((f) => f.title)).toContain('Based in the Boston area');
+    const near = profile('companies.example', 'Neurofold', [fact('Industry', 'AI'), fact('Location', 'Cambridge, MA, USA')]);
+    const far = profile('companies.example', 'Westlake AI', [fact('Industry', 'AI'), fact('Location', 'Springfield, MA, USA')]);
+    expect(await outcomes(boston, near)).toEqual(['yes', 'yes']);
+    expect(await outcomes(boston, far)).toEqual(['yes', 'no']);
+    const london = await plan('fintech firms in Greater London');
+    expect(london.filters.map((f) => f.title)).toContain('Based in Greater London');
+    expect(await outcomes(london, profile('companies.example', 'Paycroft', [fact('Industry', 'Fintech'), fact('HQ', 'Croydon, England, United Kingdom')]))).toEqual(['yes', 'yes']);
+  });
+
+  it('"NYC-based startups" and "SF startups" name the cities, and the short form is no topic word', async () => {
+    const nyc = await plan('NYC-based startups');
+    expect(nyc.filters.map((f) => f.title)).toEqual(['Is a startup', 'Based in New York City']);
+    expect(await outcomes(nyc, profile('companies.example', 'Hudsonly', [fact('Location', 'New York, NY, USA')]))).toEqual(['yes', 'yes']);
+    expect(await outcomes(nyc, profile('companies.example', 'Bayside', [fact('Location', 'San Francisco, CA, USA')]))).toEqual(['yes', 'no']);
+    const sf = await plan('SF startups');
+    expect(sf.filters.map((f) => f.title)).toEqual(['Is a startup', 'Based in San Francisco']);
+  });
+
+  it('a US state code after a city is the state, not a country with that code ("Oakland, CA" is in California, not Canada)', async () => {
+    const p = await plan('startups in California');
+    expect(await outcomes(p, profile('companies.example', 'Eastbay Labs', [fact('Location', 'Oakland, CA')]))).toEqual(['yes', 'yes']);
+    const canada = await plan('startups in Canada');
+    expect(await outcomes(canada, profile('companies.example', 'Eastbay Labs', [fact('Location', 'Oakland, CA')]))).toEqual(['yes', 'no']);
+    expect(await outcomes(canada, profile('companies.example', 'Pacific Loop', [fact('Location', 'Vancouver, BC')]))).toEqual(['yes', 'yes']);
   });
 });
