@@ -44,8 +44,7 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['mathematician', 'mathematics'], sector: false },
   { same: ['astronomer', 'astronomy', 'astrophysics'], sector: false },
   // Profiles label the founding year in several ways ("Founded", "Established", schema.org foundingDate).
-  // "Started in 2020" and "founded in 2020" say the same of an organisation.
-  { same: ['founded', 'established', 'founding date', 'year founded', 'incorporated', 'started'] },
+  { same: ['founded', 'established', 'founding date', 'year founded', 'incorporated'] },
   { same: ['release', 'released', 'premiered', 'dropped'] },
   { same: ['open', 'opened', 'opening', 'opens', 'runs', 'running'] },
   { same: ['hire', 'hiring', 'recruiting'] },

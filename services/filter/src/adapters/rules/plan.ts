@@ -13,7 +13,7 @@ import { lightStem, lightStems, stem, tokens } from '../../domain/text.js';
 const EVENT_START = new Set([
   'that', 'which', 'who', 'whose', 'raised', 'raising', 'secured', 'closed', 'launched', 'released', 'published',
   'opened', 'opening', 'founded', 'won', 'received', 'hiring', 'announced', 'acquired', 'speaking', 'presented',
-  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded', 'started',
+  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded', 'started', 'began',
 ]);
 const RELATIVE = new Set(['that', 'which', 'who', 'whose', 'have', 'has', 'had', 'recently', 'just', 'were', 'was', 'is', 'are']);
 const DROP = new Set([
@@ -236,6 +236,9 @@ function dateWords(range: DateRange): string {
   return describeRange(range);
 }
 
+/** Kinds that are founded: "started" said of them is a founding. */
+const FOUNDED_KINDS: ReadonlySet<EntityType> = new Set(['company']);
+
 /** Participles that open an event said of the thing itself ("published in 2001", "founded after 2015"). */
 const PASSIVE_EVENT = /^(?:published|founded|established|incorporated|launched|released|awarded|acquired|cited|issued)\b/i;
 
@@ -307,7 +310,10 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     filters.push(filter(filters.length + 1, 'Is hiring', `The ${kind} is hiring now.`, { kind: 'hiring', steps: 0 }));
   }
   if (parsed.event) {
-    const groups = groupsOf(tokens(parsed.event));
+    // "started in 2021", "began in 2019" said of an organisation is its founding: checked as founded (pages say
+    // "Founded", "Established"); the word itself is too common ("starts with a…") to be the evidence.
+    const words = tokens(parsed.event).map((w) => (FOUNDED_KINDS.has(parsed.entityType) && /^(?:started|began|begun)$/.test(w) ? 'founded' : w));
+    const groups = groupsOf(words);
     const when = parsed.dateRange ? ` (${parsed.dateRange.phrase})` : '';
     const dates = parsed.dateRange ? `, ${dateWords(parsed.dateRange)}` : '';
     // "published before 1965", "founded after 2015": said of the thing, these read "was published".

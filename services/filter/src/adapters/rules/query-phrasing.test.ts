@@ -263,6 +263,30 @@ describe('founded, started and launched', () => {
   });
 });
 
+describe('founding on someone else\'s page', () => {
+  /** A directory page dated 2021 with one line per company. */
+  function listing(lines: [string, string][]): FetchedPage {
+    const page = profile('lists.example', 'Identity companies', []);
+    page.model = { subject: null, items: lines.map(([n, line]) => ({ name: n, kind: null, link: `https://${n.toLowerCase()}.example/`, passage: `${n} — ${line}`, facts: [], source: 'list' })), siteName: null };
+    page.passages.push(...lines.map(([n, line]) => `${n} — ${line}`));
+    page.text = page.passages.join('\n');
+    page.publishedAt = '2021-05-31T00:00:00.000Z';
+    return page;
+  }
+
+  it('"starts with" in a listing line is no founding, and a line that dates nothing leaves it unclear (its own page is worth opening), not ruled out', async () => {
+    const p = await plan('orgs started in 2021');
+    const page = listing([['Verisafe', 'identity verification that starts with just a selfie (San Francisco, CA, USA)']]);
+    const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+    const v = (await reasoner.verify({ plan: p, filter: p.filters[1]!, candidate: candidates.find((c) => c.name === 'Verisafe')!, pages: [page] }, { signal })).verdict;
+    expect(v.outcome).toBe('unclear');
+    expect(v.rationale).toContain('only a passing mention was read');
+    // Its own page, once opened, decides.
+    const own = profile('verisafe.example', 'Verisafe', [fact('Launched', 'May 16, 2014')]);
+    expect(await outcomes(p, own)).toEqual(['yes', 'no']);
+  });
+});
+
 describe('a paper dated by its own page only', () => {
   it('a list of 1950s papers put online in 1988 does not date a paper in the 1980s; the paper\'s own page does', async () => {
     const p = await plan('chemistry papers from the 1980s');

@@ -91,8 +91,12 @@ export function evidenceFor(candidate: Candidate, pages: readonly FetchedPage[])
       if (page.text.includes(entity.passage)) out.push({ text: own ? entity.passage : about(entity.passage), url, page, named: true });
     }
     if (aboutPage) for (const e of out) if (e.page === page) e.ownPage = true;
+    // On a page about the candidate, a line naming another entity the page lists (a "Similar" widget's
+    // "Lumenrail — rail freight booking") is about that one, not the candidate.
+    const listed = aboutPage ? (page.model?.items ?? []).map((i) => i.name).filter((n) => n && !n.includes(candidate.name) && !candidate.name.includes(n)) : [];
     for (const text of pageSentences(page)) {
       const named = text.includes(candidate.name);
+      if (!named && listed.some((n) => text.includes(n))) continue;
       if (named || aboutPage) out.push({ text: named ? about(text) : text, url, page, named: named || aboutPage, ...(aboutPage ? { ownPage: true } : {}) });
     }
   }
@@ -620,7 +624,8 @@ function verifyCohort(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'c
 }
 
 /** Labels of facts whose value is a time: a year in them is a date ("Published in: Physical Review B, 1973"). */
-const DATE_LABEL = /\b(?:year|date|dated|when|founded|established|launched|since|published|publication|issued|released|awarded|prize|award|nobel|born|died|started|opened|incorporated)\b/i;
+// "Est." is how listings and signs abbreviate "established".
+const DATE_LABEL = /\b(?:year|date|dated|when|founded|established|launched|since|published|publication|issued|released|awarded|prize|award|nobel|born|died|started|opened|incorporated)\b|^est\.?$/i;
 const YEAR_TOKEN = /(?<![\d,.])((?:1[5-9]|20)\d{2})(?![\d,])/g;
 
 function dateCheck(e: Evidence, range: DateRange): 'in' | 'out' | 'none' {
@@ -651,7 +656,7 @@ function describe(range: DateRange): string {
 
 /** Kinds that are launched and founded: a company, a product. */
 const LAUNCHED_KINDS: ReadonlySet<Candidate['entityType']> = new Set(['company', 'product']);
-const FOUNDED_LABEL = /\b(?:found(?:ed|ing)|established|incorporated|since)\b/i;
+const FOUNDED_LABEL = /\b(?:found(?:ed|ing)|established|incorporated|since)\b|^est\.?$/i;
 const LAUNCH_LABEL = /\blaunch(?:ed|es|ing)?\b/i;
 
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
@@ -674,7 +679,13 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   const founding = LAUNCHED_KINDS.has(candidate.entityType) && spec.groups.length === 1 && spec.groups[0]!.some((t) => /^(?:founded|started)$/i.test(t))
     ? evidence.filter((e) => e.fact && e.ownFact && LAUNCH_LABEL.test(e.fact.label) && !matching.includes(e))
     : [];
-  if (matching.length === 0 && publication.length === 0 && launch.length === 0 && founding.length === 0) return fail(filter, candidate, 'no sentence about it mentions this event.');
+  // Only a line on someone else's page (a listing, a roundup) was read: its own page may well date it, so the
+  // lead is worth following before ruling it out.
+  const passingOnly = !evidence.some((e) => e.ownPage);
+  if (matching.length === 0 && publication.length === 0 && launch.length === 0 && founding.length === 0) {
+    if (passingOnly) return unclear(filter, candidate, 'only a passing mention was read, not a page about it.');
+    return fail(filter, candidate, 'no sentence about it mentions this event.');
+  }
   if (!spec.dateRange) return pass(filter, [matching[0] ?? publication[0] ?? launch[0] ?? founding[0]!], matching.length + publication.length > 0 ? 'stated' : 'inferred');
   for (const e of [...matching, ...publication]) if (dateCheck(e, spec.dateRange) === 'in') return pass(filter, [e], 'stated');
   for (const e of launch) {
@@ -706,6 +717,7 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
       return pass(filter, [e], 'inferred', ` (no date in the sentence; the page is dated ${e.page.publishedAt!.slice(0, 10)}, within ${describe(spec.dateRange)})`);
     }
   }
+  if (passingOnly) return unclear(filter, candidate, `only a passing mention was read, and it dates nothing within ${describe(spec.dateRange)}.`);
   return fail(filter, candidate, `the event is not dated within ${describe(spec.dateRange)}.`);
 }
 
@@ -717,6 +729,7 @@ function verifyPeriod(filter: FunnelFilter, range: DateRange, candidate: Candida
     const first = evidence.find((e) => e.ownPage && pageDateIn(e.page, range));
     if (first) return pass(filter, [first], 'inferred', ` (the page is dated ${first.page.publishedAt!.slice(0, 10)}, within ${describe(range)})`);
   }
+  if (!evidence.some((e) => e.ownPage)) return unclear(filter, candidate, `only a passing mention was read, and it states no date within ${describe(range)}.`);
   return fail(filter, candidate, `no date within ${describe(range)} is stated.`);
 }
 
