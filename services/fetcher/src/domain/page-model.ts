@@ -48,6 +48,34 @@ const TAXONOMY_SEGMENTS = /^(?:tags?|categor(?:y|ies)|topics?|industr(?:y|ies)|s
 /** A label of a facts line: short, starts with a letter, no sentence punctuation. */
 const FACT_LINE = /^([\p{Lu}][\p{L}\p{N} /&().'’-]{0,38}?)\s*:\s+(\S.{0,600})$/u;
 
+/**
+ * Labels profile pages print before a value, across business directories, encyclopedias, scholarly
+ * databases and people directories (a label may carry a trailing word: "Year founded", "Company size").
+ * Used only where markup alone cannot tell a label from a name: a bold lead without a colon ("<b>HQ</b>
+ * Berlin") is a label when a list's leads are mostly such words, and a name ("<b>Stripe</b> — payments")
+ * otherwise.
+ */
+const PROFILE_LABEL = new RegExp(String.raw`^(?:(?:year|date|place|country|city|company|organi[sz]ation|team|current|primary|main|research|legal|total|open|work|yc)\s+)?(?:` + [
+  'location', 'locations', 'headquarters', 'hq', 'head office', 'based in', 'city', 'country', 'region', 'address', 'offices?',
+  'industry', 'industries', 'sector', 'sectors', 'vertical', 'verticals', 'category', 'categories', 'market', 'markets',
+  'tags', 'topics', 'keywords', 'focus', 'specialties', 'specialities', 'services', 'products',
+  'founded', 'year founded', 'founding year', 'established', 'est\\.?', 'launched', 'launch year', 'since', 'incorporated', 'inception',
+  'employees', 'size', 'team size', 'headcount', 'staff', 'workforce', 'people',
+  'status', 'stage', 'type', 'form', 'ownership', 'funding', 'funding stage', 'investors', 'founders?', 'ceo', 'parent', 'ticker',
+  'website', 'web', 'url', 'homepage', 'email', 'phone', 'telephone',
+  'hiring', 'jobs', 'careers', 'roles', 'positions', 'openings',
+  'accelerator', 'batch', 'cohort', 'program', 'programme',
+  'model', 'policy', 'remote', 'remote policy', 'arrangement',
+  'born', 'birth', 'date of birth', 'birthplace', 'place of birth', 'native of', 'nationality', 'citizenship', 'gender', 'pronouns', 'died',
+  'affiliation', 'affiliations', 'institution', 'institutions', 'employer', 'works at', 'works for', 'university', 'department', 'lab',
+  'field', 'fields', 'discipline', 'area', 'areas', 'research areas?', 'interests', 'expertise', 'known for',
+  'prize', 'prizes', 'award', 'awards', 'honou?rs', 'recognition', 'cited for',
+  'authors?', 'written by', 'by', 'editors?', 'year', 'published', 'publication', 'publication year', 'journal', 'venue', 'subject', 'doi', 'pages', 'language', 'languages',
+].join('|') + String.raw`)$`, 'i');
+
+/** Headings of widgets that name other entities than the page's own: they never make a page a listing. */
+const ASIDE_HEADING = /^(?:similar|related|see also|people also (?:viewed|search(?:ed)? for)|you (?:may|might) also like|more (?:like this|from|spotlights)|trending|recommended|sponsored|promoted|advertisement|read next|also on)\b/i;
+
 export interface RawPageModel extends PageModel {
   /** Passages the structured data adds to the page text (values not otherwise visible). */
   extraPassages: string[];
@@ -310,6 +338,85 @@ interface Structure {
   items: PageEntity[];
 }
 
+const EMPHASIS = new Set(['b', 'strong', 'em', 'span', 'label', 'th', 'dfn']);
+
+/** A label as pages print one: short, a few words, starting with a letter, no sentence in it. */
+function labelLike(label: string): boolean {
+  return label.length >= 2 && label.length <= 40 && label.split(/\s+/).length <= 5 && /^\p{L}/u.test(label) && !/[!?;]|\.\s/.test(label);
+}
+
+/**
+ * An element that opens with an emphasised, unlinked label and goes on with its value ("<li><b>HQ</b>
+ * Berlin</li>", "<p><strong>Founded:</strong> 2019</p>"): the label (without a colon), the value, and
+ * whether a colon marks it as a label.
+ */
+function emphasisedLabel(node: DomNode): { label: string; value: string; colon: boolean } | null {
+  const line = text(node);
+  for (const c of node.children ?? []) {
+    if (c.type === 'text' && !clean(c.data ?? '')) continue;
+    if (c.type !== 'tag' || !EMPHASIS.has(c.name ?? '') || firstLink(c)) return null;
+    const shown = text(c);
+    if (!shown || !line.startsWith(shown)) return null;
+    const rest = line.slice(shown.length);
+    const colon = /:$/.test(shown) || /^\s*:/.test(rest);
+    const label = shown.replace(/\s*:$/, '').trim();
+    const value = rest.replace(/^\s*:?\s*/, '').trim();
+    if (!labelLike(label) || !value || value.length > 600) return null;
+    return { label, value, colon };
+  }
+  return null;
+}
+
+/** Labels a reader takes for labels: marked by a colon, or words profiles label values with. */
+const isLabel = (l: { label: string; colon: boolean }) => l.colon || PROFILE_LABEL.test(l.label);
+
+/**
+ * Label–value rows written as two elements side by side ("<div><span>Team size</span> <span>120</span></div>"):
+ * a row is an element with exactly two element children and no text of its own, the first a short label
+ * without a link. Rows count when their parent repeats the pattern (three or more) or the label is one
+ * profiles use.
+ */
+function pairRows(root: DomNode): PageFact[] {
+  const byParent = new Map<DomNode, PageFact[]>();
+  const visit = (node: DomNode) => {
+    for (const c of node.children ?? []) {
+      if (c.type !== 'tag' || isBoilerplate(c, true)) continue;
+      const kids = (c.children ?? []).filter((k) => !(k.type === 'text' && !clean(k.data ?? '')));
+      if (['div', 'p', 'li'].includes(c.name ?? '') && kids.length === 2 && kids.every((k) => k.type === 'tag' && !['ul', 'ol', 'table', 'dl', 'dt', 'dd'].includes(k.name ?? '')) && !firstLink(kids[0]!)) {
+        const label = text(kids[0]!).replace(/\s*:$/, '');
+        const value = text(kids[1]!);
+        if (labelLike(label) && value && value.length <= 600 && !/^h[1-6]$/.test(kids[0]!.name ?? '')) {
+          const list = byParent.get(node) ?? [];
+          list.push({ label, value, passage: text(c) });
+          byParent.set(node, list);
+          continue;
+        }
+      }
+      visit(c);
+    }
+  };
+  visit(root);
+  return [...byParent.values()].flatMap((rows) => rows.filter((r) => rows.length >= 3 || PROFILE_LABEL.test(r.label)));
+}
+
+/** The column of a listing table that names its items: a header saying so, else the linked column, else the first not of numbers. */
+function nameColumn(labels: readonly string[], body: readonly DomNode[], cellsOf: (r: DomNode) => DomNode[]): number {
+  const exact = labels.findIndex((l) => /^(name|company|startup|organi[sz]ation|product|title|project|person)$/i.test(l));
+  if (exact >= 0) return exact;
+  const share = (test: (c: DomNode) => boolean) => labels.map((_, i) => body.filter((r) => {
+    const c = cellsOf(r)[i];
+    return c !== undefined && test(c);
+  }).length);
+  const linked = share((c) => firstLink(c) !== null);
+  const mostLinked = linked.indexOf(Math.max(...linked));
+  if (linked[mostLinked]! * 2 > body.length) return mostLinked;
+  const worded = labels.findIndex((l) => /\b(?:name|company|startup|organi[sz]ation|product|title|project|person|researcher|scientist|laureate|paper|article|book)\b/i.test(l));
+  if (worded >= 0) return worded;
+  const numeric = share((c) => /^[#\d.,\s]*$/.test(text(c)));
+  const words = numeric.findIndex((n) => n * 2 < body.length);
+  return Math.max(0, words);
+}
+
 function readStructure(root: DomNode): Structure {
   const facts: PageFact[] = [];
   const items: PageEntity[] = [];
@@ -326,7 +433,7 @@ function readStructure(root: DomNode): Structure {
     const body = isHeader ? rows.slice(1) : rows;
     if (isHeader && body.length >= 2) {
       const labels = headerCells.map(text);
-      const nameAt = Math.max(0, labels.findIndex((l) => /^(name|company|startup|organi[sz]ation|product|title|project|person)$/i.test(l)));
+      const nameAt = nameColumn(labels, body, cellsOf);
       for (const row of body) {
         const cells = cellsOf(row);
         const nameCell = cells[nameAt];
@@ -369,19 +476,30 @@ function readStructure(root: DomNode): Structure {
   for (const list of [...descendants(root, 'ul'), ...descendants(root, 'ol')]) {
     const lis = childrenNamed(list, new Set(['li']));
     const named: PageEntity[] = [];
-    for (const li of lis) {
+    // Bold leads without a colon are labels when most of the list's leads read as labels ("<b>HQ</b> Berlin",
+    // "<b>Sector</b> Fintech"); a list of bold names ("<b>Stripe</b> — payments") stays a directory.
+    const leads = lis.map(emphasisedLabel);
+    const labelled = leads.filter((l) => l !== null && isLabel(l)).length;
+    const factList = labelled >= 2 && labelled * 2 >= lis.length;
+    for (const [at, li] of lis.entries()) {
       const line = text(li);
       const fact = FACT_LINE.exec(line);
       if (fact && !firstLinkAtStart(li)) {
         facts.push({ label: fact[1]!.trim(), value: fact[2]!.trim(), passage: line });
         continue;
       }
-      const lead = firstLinkAtStart(li) ?? emphasisAtStart(li);
-      if (lead && plausibleItemName(lead.text) && line.length > lead.text.length + 3) {
-        named.push({ name: lead.text, kind: null, link: lead.href, passage: line, facts: factsInside(li, line), source: 'list' });
+      const lead = leads[at];
+      if (lead && (factList || lead.colon)) {
+        facts.push({ label: lead.label, value: lead.value, passage: line });
+        continue;
+      }
+      const first = firstLinkAtStart(li) ?? emphasisAtStart(li);
+      if (first && plausibleItemName(first.text) && line.length > first.text.length + 3) {
+        named.push({ name: first.text, kind: null, link: first.href, passage: line, facts: factsInside(li, line), source: 'list' });
       }
     }
-    if (named.length >= 2) for (const item of named) if (!itemPassages.has(item.passage)) { items.push(item); itemPassages.add(item.passage); }
+    const aside = asideOf(list);
+    if (named.length >= 2) for (const item of named) if (!itemPassages.has(item.passage)) { items.push(aside ? { ...item, source: 'related' } : item); itemPassages.add(item.passage); }
   }
 
   // A paragraph that is one short "Label: value" line ("Status: Acquired", "Headquarters: Berlin") is a fact
@@ -389,10 +507,17 @@ function readStructure(root: DomNode): Structure {
   for (const p of descendants(root, 'p')) {
     const line = text(p);
     const fact = line.length <= 160 ? FACT_LINE.exec(line) : null;
-    if (fact && fact[1]!.trim().split(/\s+/).length <= 4 && !/[.!?]\s/.test(fact[2]!)) {
+    // "Read next: …", "Sponsored: …" introduce other pages, not a fact.
+    if (fact && fact[1]!.trim().split(/\s+/).length <= 4 && !/[.!?]\s/.test(fact[2]!) && !ASIDE_HEADING.test(fact[1]!)) {
       facts.push({ label: fact[1]!.trim(), value: fact[2]!.trim(), passage: line });
+      continue;
     }
+    // "<p><b>Headquarters</b> Berlin</p>": a bold label a profile uses, then its value.
+    const lead = line.length <= 160 ? emphasisedLabel(p) : null;
+    if (lead && PROFILE_LABEL.test(lead.label) && !/[.!?]\s/.test(lead.value)) facts.push({ label: lead.label, value: lead.value, passage: line });
   }
+  // Label and value side by side in two elements ("<div><span>Team size</span> <span>120</span></div>").
+  for (const f of pairRows(root)) if (!facts.some((g) => g.passage === f.passage)) facts.push(f);
 
   // Prose that links an organisation's name to its own site ("… said <a href="https://acme.com">Acme</a> …"):
   // each such name is an item, its sentence the passage, its site the lead.
@@ -428,7 +553,7 @@ function readStructure(root: DomNode): Structure {
       // Its passage is the sentence that names it: a news paragraph often names several entities, and
       // "Ibadan-based Mendwell …" says nothing of the next sentence's company.
       const sentence = sentenceSpans(paragraph).map(([s, e]) => paragraph.slice(s, e)).find((t) => t.includes(name)) ?? paragraph;
-      items.push({ name, kind: null, link: href, passage: sentence, facts: [], source: 'link' });
+      items.push({ name, kind: null, link: href, passage: sentence, facts: [], source: ASIDE_HEADING.test(paragraph) || asideOf(p) ? 'related' : 'link' });
     }
   }
 
@@ -445,10 +570,11 @@ function readStructure(root: DomNode): Structure {
       if (!following) continue;
       const link = firstLink(h)?.href ?? null;
       const card = h.parent && h.parent !== root ? h.parent : null;
-      cards.push({ name, kind: null, link, passage: following, facts: card ? cardFacts(card) : [], source: 'heading' });
+      cards.push({ name, kind: null, link, passage: following, facts: card ? cardFacts(card) : [], source: asideOf(h) ? 'related' : 'heading' });
     }
     if (cards.length >= 2 && cards.filter((c) => c.link || c.facts.length > 0).length >= 2) {
-      for (const c of cards) if (!itemPassages.has(c.passage)) { items.push(c); itemPassages.add(c.passage); }
+      // Cards may share a line ("Chemistry laureate" under each name): one item per name, unless a list already gave its line.
+      for (const c of cards) if (!itemPassages.has(c.passage) || !items.some((i) => i.name === c.name)) { items.push(c); itemPassages.add(c.passage); }
       break;
     }
   }
@@ -467,6 +593,34 @@ function truncatedSlugOf(segment: string, slug: string): boolean {
   if (common < 40 || slug.slice(0, common).split('-').length < 5) return false;
   // What follows the shared part may only finish the cut word and add an id ("-2086860422").
   return /^[a-z0-9]*(?:-[0-9a-f]{4,})?$/.test(segment.slice(common));
+}
+
+/** Class or id words of widgets beside the content (readability's negative cues): related, sponsored, promo. */
+const ASIDE_CLASS = /\b(?:related|similar|sponsor(?:ed)?|promo(?:ted)?|recommend(?:ed|ations)?|sidebar|advert(?:isement)?|also-viewed|read-next|more-stories)\b/i;
+
+/**
+ * A block that names other entities than the page's own: inside an element classed as a widget, or under a
+ * heading such as "Similar", "Related", "People also viewed", "Sponsored" (the nearest heading or short label
+ * before it, at its level or up to three levels up).
+ */
+function asideOf(node: DomNode): boolean {
+  let n: DomNode | null | undefined = node;
+  for (let depth = 0; n && depth < 4; depth++, n = n.parent) {
+    const a = n.attribs ?? {};
+    if (ASIDE_CLASS.test(`${a.class ?? ''} ${a.id ?? ''}`)) return true;
+    const siblings = n.parent?.children ?? [];
+    for (let i = siblings.indexOf(n) - 1; i >= 0; i--) {
+      const s = siblings[i]!;
+      if (s.type !== 'tag') continue;
+      const t = text(s);
+      if (/^h[1-6]$/.test(s.name ?? '') || (t.length > 0 && t.length <= 40)) {
+        if (ASIDE_HEADING.test(t)) return true;
+        if (/^h[1-6]$/.test(s.name ?? '')) return false;
+      }
+      if (t.length > 40) break;
+    }
+  }
+  return false;
 }
 
 /** The dt and dd of a dl in order, also when grouped in div wrappers (as HTML allows: <dl><div><dt>…<dd>…</div></dl>). */
@@ -545,6 +699,38 @@ function nextContent(h: DomNode): string | null {
 
 const TITLE_SEPARATORS = /\s+[|–—·:-]\s+|\s+[|–—·]\s*/;
 
+/** Words a headline puts before or around the name it is about ("Inside Stripe", "Spotlight: Stripe", "Meet Ada Lovelace"). */
+const KICKER = /^(?:about(?: us)?|meet|inside|introducing|welcome to|spotlight(?: on)?|profile(?: of)?|interview(?: with)?|a look at|revisiting|remembering|who is|what is)\s+/i;
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The text occurs as words of their own ("Stripe" in "Stripe's API", not in "Stripes"). */
+function hasWords(text: string, words: string): boolean {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(words)}(?![\\p{L}\\p{N}])`, 'u').test(text);
+}
+
+/**
+ * The name a headline is about, when the headline itself is not a name ("Inside Stripe", "Spotlight:
+ * Stripe", "Stripe at a glance", "Paper of the week: <title>"): a part of it between separators, without a
+ * leading kicker or trailing lower-case words, that the page's other text repeats. The longest such part.
+ */
+function headlineSubject(headline: string, body: string): string | null {
+  let best: string | null = null;
+  for (const part of headline.split(/\s*[:|–—]\s+|\s+[-·]\s+/).map((p) => p.trim()).filter(Boolean)) {
+    const bare = part.replace(KICKER, '').trim();
+    const words = bare.split(/\s+/);
+    let end = words.length;
+    while (end > 1 && /^\p{Ll}/u.test(words[end - 1]!)) end -= 1;
+    for (const option of [bare, words.slice(0, end).join(' ')]) {
+      const name = option.replace(/[,;:]+$/, '');
+      if (name.length < 2 || !plausibleItemName(name) || !hasWords(body, name)) continue;
+      if (!best || name.length > best.length) best = name;
+      break;
+    }
+  }
+  return best;
+}
+
 /** The subject's name: the h1 when it is a name, else the title's first part, else og:site_name. */
 function subjectName(scan: DomScan, siteName: string | null, pageText: string): { name: string; source: string } | null {
   const h1 = clean(scan.firstH1);
@@ -553,10 +739,18 @@ function subjectName(scan: DomScan, siteName: string | null, pageText: string): 
   if (h1) candidates.push({ name: h1, source: 'heading' });
   if (titleParts[0]) candidates.push({ name: titleParts[0], source: 'title' });
   if (siteName) candidates.push({ name: siteName, source: 'opengraph' });
+  // The page's text without its headline, to tell a name the page goes on about from a headline's wording.
+  const body = h1 ? pageText.split(h1).join('\n') : pageText;
   for (const c of candidates) {
     // "About Stripe" names Stripe.
     const name = c.name.replace(/^(about|meet|welcome to)\s+/i, '').trim();
-    if (plausibleItemName(name) && pageText.includes(name)) return { name, source: c.source };
+    if (!plausibleItemName(name) || !pageText.includes(name)) continue;
+    // A headline the text never repeats is no name; the name inside it that the text repeats is.
+    if (c.source === 'heading' && !hasWords(body, name)) {
+      const inner = headlineSubject(c.name, body);
+      if (inner && inner !== name) return { name: inner, source: 'headline' };
+    }
+    return { name, source: c.source };
   }
   return null;
 }
@@ -598,12 +792,16 @@ export function readPageModel(scan: DomScan, content: DomNode, pageText: string)
     const seen = new Set(items.map((i) => i.name));
     for (const t of structured) if (!seen.has(t.name)) items.push(toEntity(t, 'jsonld'));
   }
-  // A page with a facts list and no listing is about one thing: its heading or title names it.
-  if (!subject && items.length === 0) {
+  // A page with a facts list and no listing is about one thing: its heading or title names it. Widgets naming
+  // others ("Similar", "Sponsored") make no listing, and three facts of its own outside any listing say the
+  // page is a profile whatever else it names.
+  const listing = items.filter((i) => i.source !== 'related');
+  if (!subject && (listing.length === 0 || structure.facts.length >= 3)) {
     const named = subjectName(scan, siteName, pageText);
     if (named) {
       const line = pageText.split('\n').find((l) => l.includes(named.name)) ?? named.name;
-      subject = { name: named.name, kind: ogKind, link: null, passage: line, facts: [], source: named.source };
+      // An article's og:type says what the page is (news), not what the name inside its headline is.
+      subject = { name: named.name, kind: named.source === 'headline' ? null : ogKind, link: null, passage: line, facts: [], source: named.source };
     }
   }
   if (subject) {

@@ -84,6 +84,25 @@ function entityDomain(entity: PageEntity, pageHost: string | null): string | nul
 
 const PERSON_KINDS: ReadonlySet<EntityType> = new Set(['professional', 'researcher', 'clinician', 'lawyer', 'freelancer']);
 
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A sentence whose grammatical subject is `name`, however the prose opens: the name first, or after an
+ * introductory phrase ("Founded in 2019, X builds …", "Born in Kyoto, Japan, X shared …", "Published in
+ * 1972, “X” by …") or a "<Place>-based" attribute ("San Francisco-based X …"), then an aside in brackets
+ * ("X (YC W21) …") or a which/who clause ("X, which is headquartered in Austin, Texas, makes …"), then a
+ * word in lower case (its verb).
+ */
+function subjectSentence(sentences: readonly string[], name: string): string | undefined {
+  const re = new RegExp(String.raw`^(?:\p{Lu}\p{Ll}+\s+(?:in|on|at|by|from|as|with|after|since|for|out of)\s+[^,.;]{1,60},\s+(?:[^,.;]{1,40},\s+)?|[\p{Lu}][\p{L}.'’ -]{0,40}-based\s+)?[“"]?${escapeRe(name)}[”"]?(?:\s*\([^)]{1,80}\))?(?:,\s*(?:which|who)\b.{1,160}?,)?\s+\p{Ll}`, 'u');
+  return sentences.find((t) => re.test(t));
+}
+
+/** Prose that speaks of a person: "He was born …", "She shared …", "Born in Kyoto, …". */
+const PERSON_PROSE = /(?:^|[.!?]\s+|\n)(?:(?:He|She)\s+\p{Ll}|Born\s+(?:in|on)\b)/u;
+
 /** Candidates the page model names: its subject, and the items of its listings. */
 function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
   const model = page.model;
@@ -105,7 +124,12 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
     const person = subject.facts.some((f) => /^(born|died|birth ?date|date of birth|birth ?place|place of birth|birth country|country of birth|nationality|gender|pronouns)$/i.test(f.label));
     const untypedFits = (described === null || described === kind) && (!person || PERSON_KINDS.has(kind));
     const personFits = subject.kind === 'professional' && PERSON_KINDS.has(kind) && (described === null || described === kind);
-    if (subject.kind === kind || personFits || (subject.kind === null && untypedFits && (subject.facts.length > 0 || opening))) {
+    // Prose about the subject that does not open with its name ("San Francisco-based Stripe (YC S09) makes …")
+    // still makes it the page's candidate when what the prose says fits the kind asked for: a person's page
+    // speaks of "he" or "she", a work's title is quoted, an organisation's page does neither.
+    const told = !opening && subject.facts.length === 0 ? subjectSentence(pageSentences(page), subject.name) : undefined;
+    const proseFits = told !== undefined && proseKindFits(page, subject.name, kind);
+    if (subject.kind === kind || personFits || (subject.kind === null && untypedFits && (subject.facts.length > 0 || opening || proseFits))) {
       out.push({
         name: subject.name, sentence: subject.passage, lead: null, domain: entityDomain(subject, pageHost),
         passages: [subject.passage, ...subject.facts.map((f) => f.passage)],
@@ -125,6 +149,17 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
     }
   }
   return out.filter((m) => page.text.includes(m.name) && page.text.includes(m.sentence));
+}
+
+/** Whether a prose page about `name` speaks of the kind asked for (its pronouns, its quotes, its kind words). */
+function proseKindFits(page: FetchedPage, name: string, kind: EntityType): boolean {
+  const person = PERSON_PROSE.test(page.text);
+  const quoted = page.text.includes(`“${name}”`) || page.text.includes(`"${name}"`);
+  const cue = typeCues(`${page.title} ${pageSentences(page).filter((t) => t.includes(name)).slice(0, 3).join(' ')}`)[0]?.type ?? null;
+  if (PERSON_KINDS.has(kind)) return person || (cue !== null && PERSON_KINDS.has(cue));
+  if (person) return false;
+  if (quoted) return kind === 'paper' || kind === 'book' || kind === 'news' || cue === kind;
+  return cue === null || cue === kind;
 }
 
 /** The first entity kind a descriptor names, by its earliest cue. */
@@ -215,7 +250,9 @@ export function extractCandidates(plan: ResearchPlan, page: FetchedPage, round: 
     if (!key || byKey.has(key)) continue;
     // "Südhof" after "Thomas C. Südhof" on the same page is the same person, not a second row.
     if ([...byKey.values()].some((c) => c.name.endsWith(` ${mention.name}`) || c.name.startsWith(`${mention.name} `))) continue;
-    const fuller = fullNames.find((n) => n !== mention.name && (n.endsWith(` ${mention.name}`) || n.startsWith(`${mention.name} `)));
+    // The page model's subject is named as the page reads it ("Stripe" in the headline "Inside Stripe"): not widened.
+    const isSubject = page.model?.subject?.source === 'headline' && mention.name === page.model.subject.name;
+    const fuller = isSubject ? undefined : fullNames.find((n) => n !== mention.name && (n.endsWith(` ${mention.name}`) || n.startsWith(`${mention.name} `)));
     if (fuller) {
       key = normaliseKey(fuller);
       if (byKey.has(key)) continue;
