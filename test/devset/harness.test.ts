@@ -131,6 +131,23 @@ describe('the fake web', () => {
     }
   });
 
+  it('varies the robustness slice from entity to entity: labels, fact markup, noise naming others, links on the same web', () => {
+    const trackers = dev.filter((p) => p.shape === 'tracker-profile' && p.url.includes('/startups/'));
+    const hqLabels = new Set(trackers.flatMap((p) => [...p.html.matchAll(/<(?:b|strong|span class="fact-label")>(HQ|Headquarters|Based in|Location):?<\//g)].map((m) => m[1])));
+    expect(hqLabels).toEqual(new Set(['HQ', 'Headquarters', 'Based in', 'Location']));
+    expect(new Set(trackers.map((p) => (p.html.includes('<li><b>') ? 'b' : p.html.includes('<p><strong>') ? 'strong' : 'span')))).toEqual(new Set(['b', 'strong', 'span']));
+    expect(trackers.some((p) => !p.html.includes('<main>'))).toBe(true);
+    const urls = new Set(dev.map((p) => p.url));
+    for (const p of [...trackers.slice(0, 20), ...dev.filter((x) => x.shape === 'spotlight').slice(0, 20), ...dev.filter((x) => x.shape === 'ranked-list').slice(0, 20)]) {
+      const links = [...p.html.matchAll(/<a href="(https:\/\/[^"]+)">/g)].map((m) => m[1]!);
+      expect(links.length, p.url).toBeGreaterThan(0);
+      for (const l of links) expect(urls.has(l), `${p.url} -> ${l}`).toBe(true);
+      // The noise names entities the page is not about (or lists no more of them than it says).
+      const named = entities.filter((e) => p.html.includes(`>${e.name}</a>`)).map((e) => e.key);
+      if (p.shape !== 'ranked-list') expect(named.filter((k) => !p.entities.includes(k)).length, p.url).toBeGreaterThan(0);
+    }
+  });
+
   it('links each directory line to the entity\'s own profile page on the same web', () => {
     const urls = new Set(dev.map((p) => p.url));
     const directory = dev.find((p) => p.shape === 'directory')!;
