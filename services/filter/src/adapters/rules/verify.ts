@@ -682,8 +682,11 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   // Only a line on someone else's page (a listing, a roundup) was read: its own page may well date it, so the
   // lead is worth following before ruling it out.
   const passingOnly = !evidence.some((e) => e.ownPage);
+  // Every company is founded and every paper published: a page silent on when says nothing against a date.
+  const everyOneHasIt = spec.groups.length === 1 && spec.groups[0]!.some((t) => /^(?:founded|launched|launch|published|publish|established)$/i.test(t));
   if (matching.length === 0 && publication.length === 0 && launch.length === 0 && founding.length === 0) {
     if (passingOnly) return unclear(filter, candidate, 'only a passing mention was read, not a page about it.');
+    if (everyOneHasIt) return unclear(filter, candidate, 'no passage about it says when.');
     return fail(filter, candidate, 'no sentence about it mentions this event.');
   }
   if (!spec.dateRange) return pass(filter, [matching[0] ?? publication[0] ?? launch[0] ?? founding[0]!], matching.length + publication.length > 0 ? 'stated' : 'inferred');
