@@ -169,3 +169,17 @@ describe('relaxing a filter that keeps almost nobody', () => {
     expect((await reasoner.verify({ plan, filter: second, candidate: c!, pages: [seriesA] }, { signal })).verdict.pass).toBe(true);
   });
 });
+
+describe('a window set by calendar years is not loosened', () => {
+  it('"founded after 2015" keeps its bound (a 2011 founding stays out); "in the last 6 months" still widens', async () => {
+    const founded = (await reasoner.plan({ query: 'B2B software companies founded after 2015', now: NOW, sites: '' }, { signal })).plan;
+    const loosened = (await reasoner.relax({ plan: founded, filter: founded.filters[1]! }, { signal })).filter;
+    expect(loosened === null || (loosened.spec['dateRange'] as { from: string }).from === '2016-01-01').toBe(true);
+    const decade = (await reasoner.plan({ query: 'chemistry papers from the 1980s', now: NOW, sites: '' }, { signal })).plan;
+    expect((await reasoner.relax({ plan: decade, filter: decade.filters[1]! }, { signal })).filter).toBeNull();
+    const recent = (await reasoner.plan({ query: 'AI startups that raised a seed round in the last 6 months', now: NOW, sites: '' }, { signal })).plan;
+    const event = recent.filters.find((f) => f.spec.kind === 'event')!;
+    const widened = (await reasoner.relax({ plan: recent, filter: event }, { signal })).filter!;
+    expect((widened.spec['dateRange'] as { from: string }).from < (event.spec['dateRange'] as { from: string }).from).toBe(true);
+  });
+});

@@ -14,7 +14,7 @@ import { broaderGroup } from '../../domain/synonyms.js';
  * the rows that needed it (`relaxed`).
  *
  * Steps: a place widens to its country, then its region; an event first gets its date range widened
- * by 50 %, then a funding stage ("Series A", "seed") becomes any funding round, then a sector term
+ * by 50 % (not a window set by calendar years, which is the question itself), then a funding stage ("Series A", "seed") becomes any funding round, then a sector term
  * gains broader synonyms; a period widens by 50 %; a type filter broadens its sector terms.
  */
 export function relaxFilter(filter: FunnelFilter, now: Date): FunnelFilter | null {
@@ -38,6 +38,11 @@ interface Step {
 }
 
 const STAGE = /^(series [a-z]|seed|pre-seed|seed round|series)$/i;
+
+/** The window names calendar years ("after 2015", "between 2010 and 2014", "the 1980s"), not a span back from now. */
+function calendarWindow(range: { phrase?: string | null }): boolean {
+  return /\b(?:1[5-9]|20)\d{2}s?\b/.test(range.phrase ?? '');
+}
 
 function broadenGroups(groups: string[][]): { groups: string[][]; note: string } | null {
   for (let i = 0; i < groups.length; i++) {
@@ -66,7 +71,9 @@ function loosen(spec: FilterSpec, now: Date): Step | null {
       };
     }
     case 'event': {
-      if (spec.dateRange && spec.steps === 0) {
+      // A window the user set by the calendar ("after 2015", "in 2021", "the 1980s") is the question itself;
+      // only a window relative to now ("in the last 6 months") is a guess worth widening.
+      if (spec.dateRange && spec.steps === 0 && !calendarWindow(spec.dateRange)) {
         const widened = widenRange(spec.dateRange, now, 0.5);
         return { spec: { ...spec, dateRange: widened, steps: 1 }, note: `date range widened by 50% to start ${widened.from}` };
       }
@@ -81,7 +88,7 @@ function loosen(spec: FilterSpec, now: Date): Step | null {
       return broader ? { spec: { ...spec, groups: broader.groups, steps: spec.steps + 1 }, note: broader.note } : null;
     }
     case 'period': {
-      if (spec.steps >= 2) return null;
+      if (spec.steps >= 2 || calendarWindow(spec.dateRange)) return null;
       const widened = widenRange(spec.dateRange, now, 0.5);
       return { spec: { ...spec, dateRange: widened, steps: spec.steps + 1 }, note: `date range widened by 50% to start ${widened.from}` };
     }
