@@ -431,7 +431,8 @@ function readStructure(root: DomNode): Structure {
     const headerCells = cellsOf(rows[0]!);
     const isHeader = headerCells.length >= 2 && headerCells.every((c) => c.name === 'th');
     const body = isHeader ? rows.slice(1) : rows;
-    if (isHeader && body.length >= 2) {
+    // One data row under a header of three or more columns is a listing too (the last page of a ranking).
+    if (isHeader && (body.length >= 2 || (body.length === 1 && headerCells.length >= 3))) {
       const labels = headerCells.map(text);
       const nameAt = nameColumn(labels, body, cellsOf);
       for (const row of body) {
@@ -723,7 +724,8 @@ function headlineSubject(headline: string, body: string): string | null {
     while (end > 1 && /^\p{Ll}/u.test(words[end - 1]!)) end -= 1;
     for (const option of [bare, words.slice(0, end).join(' ')]) {
       const name = option.replace(/[,;:]+$/, '');
-      if (name.length < 2 || !plausibleItemName(name) || !hasWords(body, name)) continue;
+      // A name has letters: "11" of "11 to know: …" is a count, whatever row the number also starts.
+      if (name.length < 2 || !/\p{L}{2}/u.test(name) || !plausibleItemName(name) || !hasWords(body, name)) continue;
       if (!best || name.length > best.length) best = name;
       break;
     }

@@ -87,6 +87,14 @@ describe('page model: listings sites vary', () => {
     grounded(page);
   });
 
+  it('the last page of a ranking, one row under its header, is still a listing: its row is the item, its headline\'s count no name', () => {
+    const page = extractHtml(`<html><head><title>11 to know: rail startups (page 2)</title></head><body><main><h1>11 to know: rail startups (page 2)</h1><table>
+<thead><tr><th>#</th><th>Organization name</th><th>Based in</th></tr></thead><tbody>
+<tr><td>11</td><td><a href="/s/quaycargo">Quaycargo</a></td><td>Antwerp, Belgium</td></tr></tbody></table></main></body></html>`);
+    expect(page.model?.subject).toBeNull();
+    expect(page.model?.items.map((i) => i.name)).toEqual(['Quaycargo']);
+  });
+
   it('cards that share a line are each an item; a sponsored card is marked as not part of the listing', () => {
     const card = (name: string) => `<article class="card"><h3><a href="/people/${name.toLowerCase().replace(/\W+/g, '-')}">${name}</a></h3><p>Chemistry laureate</p><p class="meta">Chemistry | Kyoto University</p></article>`;
     const page = extractHtml(`<html><head><title>Chemistry laureates</title></head><body><main><h1>Chemistry laureates</h1>

@@ -68,6 +68,15 @@ describe('a profile with a "Similar" widget naming others', () => {
   });
 });
 
+describe('where someone works, under the labels directories use', () => {
+  it('"Works at: …, Cambridge, United Kingdom" places a researcher in Europe; "Place of birth" does not', async () => {
+    const page = profilePage({ urlPrefix: 'https://scientistsdirectory.example/scientists/', siteName: 'Scientists Directory', titleSuffix: 'Scientists Directory' },
+      'Ada Quill', [fact('Works at', 'MRC Laboratory of Molecular Biology, Cambridge, United Kingdom'), fact('Place of birth', 'Chennai, India'), fact('Gender', 'Female')]);
+    expect(await outcomes('researchers working in Europe', page)).toEqual(['yes', 'yes']);
+    expect(await outcomes('researchers working in India', page)).toEqual(['yes', 'no']);
+  });
+});
+
 describe('labels listings abbreviate', () => {
   it('"Est. 2021" dates the founding, so it answers "launched after 2020" and not "launched before 2015"', async () => {
     const page = profilePage({ urlPrefix: 'https://startuptracker.example/startups/', siteName: 'Startup Tracker', titleSuffix: 'Startup Tracker' },

@@ -276,7 +276,7 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
 
 const BASED_KINDS: ReadonlySet<Candidate['entityType']> = new Set(['company', 'professional', 'researcher', 'clinician', 'lawyer', 'freelancer']);
 
-const LOCATION_LABEL = /locat|headquarter|\bhq\b|based|\bcity\b|address|offices?\b|country|region|affiliat|institution|employer|organi[sz]ation\b(?! type)|university|works for|workplace/i;
+const LOCATION_LABEL = /locat|headquarter|\bhq\b|based|\bcity\b|address|offices?\b|country|region|affiliat|institution|employer|organi[sz]ation\b(?! type)|university|works (?:for|at)|workplace/i;
 /** Where someone was born or died is not where they are based ("Birth country", "Place of death"). */
 const NOT_WHERE_BASED = /birth|born|death|died/i;
 
