@@ -6,7 +6,9 @@
  *                    article with a two-column infobox), microdata (a schema.org microdata profile) (those
  *                    two in extra-shapes.ts), profile-card (a database profile, dl groups under its
  *                    labels), homepage-ld (an own home page with a JSON-LD @graph), roundup (a press roundup
- *                    naming three entities in prose, linked to their pages): the last three in more-shapes.ts
+ *                    naming three entities in prose, linked to their pages): the last three in more-shapes.ts;
+ *                    tracker-profile, spotlight, ranked-list (the robustness slice: other labels, markups, prose
+ *                    and page noise, from the same records) in variant-shapes.ts
  * test (held out):   profile-dl (facts as dl/dt/dd, other labels), jsonld (facts only in schema.org
  *                    JSON-LD), news (an article naming several entities, linking to their own pages)
  *
