@@ -339,6 +339,8 @@ interface Structure {
 }
 
 const EMPHASIS = new Set(['b', 'strong', 'em', 'span', 'label', 'th', 'dfn']);
+/** Elements extraction keeps on one line with their neighbours (extract.ts starts a passage at any other). */
+const INLINE = new Set(['span', 'b', 'strong', 'em', 'i', 'label', 'small', 'a', 'abbr', 'time', 'code', 'dfn', 'mark', 'sup', 'sub']);
 
 /** A label as pages print one: short, a few words, starting with a letter, no sentence in it. */
 function labelLike(label: string): boolean {
@@ -385,9 +387,14 @@ function pairRows(root: DomNode): PageFact[] {
       if (['div', 'p', 'li'].includes(c.name ?? '') && kids.length === 2 && kids.every((k) => k.type === 'tag' && !['ul', 'ol', 'table', 'dl', 'dt', 'dd'].includes(k.name ?? '')) && !firstLink(kids[0]!)) {
         const label = text(kids[0]!).replace(/\s*:$/, '');
         const value = text(kids[1]!);
-        if (labelLike(label) && value && value.length <= 600 && !/^h[1-6]$/.test(kids[0]!.name ?? '')) {
+        // A heading as the label ("<h4>Headquarters</h4><p>Berlin</p>") only with a label profiles use: a
+        // card's heading is its name ("<h3>Stripe</h3><p>Payments</p>").
+        const heading = /^h[1-6]$/.test(kids[0]!.name ?? '');
+        if (labelLike(label) && value && value.length <= 600 && (!heading || PROFILE_LABEL.test(label))) {
           const list = byParent.get(node) ?? [];
-          list.push({ label, value, passage: text(c) });
+          // Inline halves print as one line ("Team size 120"); block halves as two, the value's line its passage.
+          const inline = kids.every((k) => INLINE.has(k.name ?? ''));
+          list.push({ label, value, passage: inline ? text(c) : value });
           byParent.set(node, list);
           continue;
         }
@@ -397,6 +404,27 @@ function pairRows(root: DomNode): PageFact[] {
   };
   visit(root);
   return [...byParent.values()].flatMap((rows) => rows.filter((r) => rows.length >= 3 || PROFILE_LABEL.test(r.label)));
+}
+
+/**
+ * Labels printed as small headings with the value as the next element, without a wrapper per pair
+ * ("<h4>Headquarters</h4><p>Berlin</p><h4>Sector</h4><p>Fintech</p>"): a heading whose text is a label
+ * profiles use, and a short next element that is no heading.
+ */
+function headingFacts(root: DomNode): PageFact[] {
+  const out: PageFact[] = [];
+  for (const level of ['h3', 'h4', 'h5', 'h6']) {
+    for (const h of descendants(root, level)) {
+      const label = text(h).replace(/\s*:$/, '');
+      if (!PROFILE_LABEL.test(label)) continue;
+      const siblings = (h.parent?.children ?? []).filter((c) => c.type === 'tag');
+      const next = siblings[siblings.indexOf(h) + 1];
+      if (!next || /^h[1-6]$/.test(next.name ?? '') || ['ul', 'ol', 'table', 'dl'].includes(next.name ?? '')) continue;
+      const value = text(next);
+      if (value && value.length <= 200 && !/[.!?]\s/.test(value)) out.push({ label, value, passage: value });
+    }
+  }
+  return out;
 }
 
 /** The column of a listing table that names its items: a header saying so, else the linked column, else the first not of numbers. */
@@ -517,8 +545,9 @@ function readStructure(root: DomNode): Structure {
     const lead = line.length <= 160 ? emphasisedLabel(p) : null;
     if (lead && PROFILE_LABEL.test(lead.label) && !/[.!?]\s/.test(lead.value)) facts.push({ label: lead.label, value: lead.value, passage: line });
   }
-  // Label and value side by side in two elements ("<div><span>Team size</span> <span>120</span></div>").
-  for (const f of pairRows(root)) if (!facts.some((g) => g.passage === f.passage)) facts.push(f);
+  // Label and value side by side in two elements ("<div><span>Team size</span> <span>120</span></div>"), or a
+  // label heading and its value.
+  for (const f of [...pairRows(root), ...headingFacts(root)]) if (!facts.some((g) => g.passage === f.passage || (g.label === f.label && g.value === f.value))) facts.push(f);
 
   // Prose that links an organisation's name to its own site ("… said <a href="https://acme.com">Acme</a> …"):
   // each such name is an item, its sentence the passage, its site the lead.
@@ -566,7 +595,8 @@ function readStructure(root: DomNode): Structure {
     const cards: PageEntity[] = [];
     for (const h of heads) {
       const name = text(h);
-      if (!plausibleItemName(name)) continue;
+      // "Headquarters" over "Berlin" is a label, not a card's name.
+      if (!plausibleItemName(name) || PROFILE_LABEL.test(name)) continue;
       const following = nextContent(h);
       if (!following) continue;
       const link = firstLink(h)?.href ?? null;

@@ -67,6 +67,16 @@ describe('page model: facts in markup sites vary', () => {
     grounded(page);
   });
 
+  it('labels printed as small headings over their values are facts, not cards named "Headquarters"', () => {
+    for (const wrap of [(l: string, v: string) => `<div class="field"><h4>${l}</h4><p>${v}</p></div>`, (l: string, v: string) => `<h4>${l}</h4><p>${v}</p>`]) {
+      const page = extractHtml(`<html><head><title>Lumenrail</title></head><body><main><h1>Lumenrail</h1><p>Rail freight booking for shippers.</p>
+<section>${wrap('Headquarters', 'Lyon, France')}${wrap('Sector', 'Logistics')}${wrap('Employees', '120')}</section></main></body></html>`);
+      expect(page.model?.subject?.facts.map((f) => [f.label, f.value])).toEqual([['Headquarters', 'Lyon, France'], ['Sector', 'Logistics'], ['Employees', '120']]);
+      expect(page.model?.items).toEqual([]);
+      grounded(page);
+    }
+  });
+
   it('"<strong>Label:</strong> value" paragraphs are facts, and a "Read next" line is not', () => {
     const page = extractHtml(`<html><head><title>Perkly</title></head><body><main><h1>Perkly</h1>
 <p><strong>Headquarters:</strong> Denver, Colorado</p><p><strong>Employees:</strong> 40</p><p><b>Founded</b> 2021</p>
