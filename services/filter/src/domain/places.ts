@@ -388,10 +388,16 @@ export function resolveLocation(text: string): Place[] {
     // that state (a US state code is no ISO country code there: "CA" is California, not Canada).
     const last = pieces[pieces.length - 1]!;
     const before = pieces.length >= 2 ? idx.cities.get(norm(pieces[pieces.length - 2]!)) ?? [] : [];
+    // "Atlanta, Georgia" is the US state when no Atlanta lies in the country of that name; "Washington, DC" is
+    // the District even where the gazetteer files its city under another name ("Washington, D.C.").
     const named = idx.states.get(norm(last)) ?? [];
-    const stateOnly = pieces.length >= 2 && !idx.countries.has(norm(last))
+    const asCountry = idx.countries.get(norm(last));
+    const cityInCountry = asCountry !== undefined && before.some((r) => r.country === asCountry);
+    const stateRow = pieces.length >= 2 && !cityInCountry
       ? likeliestCity(before.filter((r) => (/^[A-Z]{2,3}$/.test(last) && r.state === last) || named.some((st) => st.country === r.country && st.code === r.state)))
       : null;
+    const usCode = !stateRow && pieces.length >= 2 && /^[A-Z]{2}$/.test(last) && !(last in countries) && idx.stateByCode.has(`US/${last}`);
+    const stateOnly = stateRow ? { country: stateRow.country, state: stateRow.state } : usCode ? { country: 'US', state: last } : null;
     if (stateOnly) {
       country = stateOnly.country;
       state = { code: stateOnly.state };
@@ -422,7 +428,7 @@ export function resolveLocation(text: string): Place[] {
     if (cityName) {
       const rows = cityAt(cityName) ?? [];
       const city = likeliestCity(rows, { ...(country ? { country } : {}), ...(state ? { state: state.code } : {}) })
-        ?? (country ? likeliestCity(rows, { country }) : null);
+        ?? (country && !usCode ? likeliestCity(rows, { country }) : null);
       if (city) {
         out.push(cityPlace({ ...city, name: cityName }));
         continue;

@@ -351,3 +351,30 @@ describe('metropolitan areas and short city names', () => {
     expect(await outcomes(canada, profile('companies.example', 'Pacific Loop', [fact('Location', 'Vancouver, BC')]))).toEqual(['yes', 'yes']);
   });
 });
+
+describe('a state named after a city', () => {
+  it('"Atlanta, Georgia" and "Washington, DC" are in the United States, not in Georgia the country or in England', async () => {
+    const outside = await plan('nonprofits outside the United States');
+    const atlanta = profile('orgs.example', 'Codebridge', [fact('Type', 'Nonprofit'), fact('Based in', 'Atlanta, Georgia')]);
+    const dc = profile('orgs.example', 'Foodwise', [fact('Type', 'Nonprofit'), fact('HQ', 'Washington, DC')]);
+    const tbilisi = profile('orgs.example', 'Mtatsminda Fund', [fact('Type', 'Nonprofit'), fact('HQ', 'Tbilisi, Georgia')]);
+    expect((await outcomes(outside, atlanta))[1]).toBe('no');
+    expect((await outcomes(outside, dc))[1]).toBe('no');
+    expect((await outcomes(outside, tbilisi))[1]).toBe('yes');
+    const inUs = await plan('nonprofits in the United States');
+    expect((await outcomes(inUs, dc))[1]).toBe('yes');
+  });
+});
+
+describe('where someone was born is not where they work', () => {
+  it('neither a sentence saying a physicist was born in the US nor a town of a US name in "Weston Creek (Australia)" places them there', async () => {
+    const p = await plan('physicists at American universities');
+    const page = profile('laureates.example', 'Brian Schmidt', []);
+    page.passages.push(
+      'Brian Schmidt, a physicist, is affiliated with Australian National University in Weston Creek (Australia).',
+      'He was born on 1967-02-24 in Missoula, MT, United States of America.',
+    );
+    page.text = page.passages.join('\n');
+    expect((await outcomes(p, page))[1]).not.toBe('yes');
+  });
+});

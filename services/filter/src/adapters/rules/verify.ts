@@ -320,21 +320,26 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   // Only a location the gazetteer reads can rule it out; "Uppsala University" alone says nothing either way.
   const placed = locationFacts.find((e) => resolveLocation(e.fact!.value).length > 0);
   if (placed) return fail(filter, candidate, `its location is not in ${target.name}.`, [placed]);
-  // Sentences, not facts: a birthplace or an award line says nothing about where it is based.
-  const named = evidence.filter((e) => e.named && !e.fact && !/^(?:Born|Died)\b/.test(e.text));
+  // Sentences, not facts: a birthplace or an award line says nothing about where it is based, nor does any
+  // sentence that says where it was born or died ("He was born on 1967-02-24 in Missoula, MT").
+  const named = evidence.filter((e) => e.named && !e.fact && !/^(?:Born|Died)\b/.test(e.text) && !/\b(?:born|died)\b/i.test(e.text));
   // Where a company or a person is based needs a locative; a news story, a paper or an event is about a place.
   const based = BASED_KINDS.has(candidate.entityType);
   const says = (text: string, ns: readonly string[]) => (based ? locativeName(text, ns) : literalName(text, ns));
   for (const e of named) if (says(e.text, names)) return pass(filter, [e], 'stated');
   for (const e of named) {
-    for (const mention of placesNamedIn(e.text)) {
+    const mentions = placesNamedIn(e.text);
+    // A place the sentence names for certain outside the target ("in Weston Creek (Australia)") rules out
+    // guessing an ambiguous town of the same sentence ("Weston") into the target.
+    const firmlyElsewhere = mentions.some((m) => !m.ambiguous && !placeContains(target, m.place) && !placeContains(m.place, target));
+    for (const mention of mentions) {
       const bare = mention.text.replace(/-based$/i, '').replace(/['’]s$/, '');
       if (!says(e.text, [bare])) continue;
       if (!mention.ambiguous && placeContains(target, mention.place)) {
         return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” is ${mention.place.name}, which lies in ${target.name})`);
       }
       // A city name several countries have ("Dallas-based") fits a state or country that holds one of them.
-      const reading = mention.ambiguous && target.level !== 'city' ? cityReadings(bare).find((p) => placeContains(target, p)) : undefined;
+      const reading = mention.ambiguous && target.level !== 'city' && !firmlyElsewhere ? cityReadings(bare).find((p) => placeContains(target, p)) : undefined;
       if (reading) return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” taken as the ${reading.name} in ${target.name})`);
     }
   }
