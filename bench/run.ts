@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only post,get,sse,stop,extract,e2e,cost,eventlog,account,coord] [-- --quick] [-- --otlp]`
+ * `npm run bench [-- --only post,get,sse,stop,extract,e2e,cost,eventlog,account,coord,export] [-- --quick] [-- --otlp]`
  *
  * Runs each figure module in turn (one failing does not stop the others), prints one Markdown table with
  * each figure beside its goal, and writes bench/results.json with the machine it ran on. Distributed rows
@@ -27,7 +27,11 @@ const FIGURES: Record<string, { title: string; load: () => Promise<Figure> }> = 
   eventlog: { title: 'event log', load: async () => (await import('./figures/event-log.js')).eventLog },
   account: { title: 'POST /v1/searches, busy account', load: async () => (await import('./figures/one-account.js')).oneAccount },
   coord: { title: 'coordinators under load', load: async () => (await import('./figures/coordinators.js')).coordinators },
+  // Not in the default set (3–4 minutes of its own): `--only export`.
+  export: { title: 'OTLP export cost', load: async () => (await import('./figures/export-cost.js')).exportCost },
 };
+/** What `npm run bench` runs without `--only`. */
+const DEFAULT_FIGURES = Object.keys(FIGURES).filter((id) => id !== 'export');
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -43,7 +47,7 @@ async function main(): Promise<void> {
     console.log(`npm run bench [-- --only ${Object.keys(FIGURES).join(',')}] [-- --quick] [-- --otlp]`);
     return;
   }
-  const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : Object.keys(FIGURES);
+  const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_FIGURES;
   const unknown = only.filter((id) => !(id in FIGURES));
   if (unknown.length) throw new Error(`unknown figure(s) ${unknown.join(', ')}; known: ${Object.keys(FIGURES).join(', ')}`);
 

@@ -18,6 +18,8 @@ import type { NatsHandle } from '@leadfinder/platform/nats';
  */
 export interface EdgeStack {
   url: string;
+  /** The edge app itself, for `app.inject()` (requests without sockets, see telemetry-cost.ts). */
+  app: Awaited<ReturnType<typeof buildEdgeApp>>;
   events: EventLog;
   store: Store;
   /** Distributed only: time spent per MongoDB command (name and collection) since the last call, then reset. */
@@ -126,7 +128,7 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
       durations.clear();
       return stats.sort((a, b) => b.totalMs - a.totalMs);
     };
-    return { url: `http://127.0.0.1:${port}`, events, store, storeStats, close };
+    return { url: `http://127.0.0.1:${port}`, app, events, store, storeStats, close };
   } catch (error) {
     await close();
     throw error;

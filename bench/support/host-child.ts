@@ -21,6 +21,12 @@ export interface HostSpec {
   env?: Record<string, string>;
   /** Edge only: share one database and one set of streams with other edge hosts (see edge-stack.ts). */
   shared?: { suffix: string; owner: boolean };
+  /**
+   * Edge only: `false` starts no OpenTelemetry SDK at all, a reference below what `serve` runs (it always
+   * starts the SDK). Default: started as `serve --role edge` starts it, exporting only when an OTLP
+   * endpoint is configured.
+   */
+  telemetry?: boolean;
 }
 
 type Command = { id: number; cmd: string; args?: Record<string, unknown> };
@@ -95,10 +101,11 @@ interface System {
 async function startSystem(spec: HostSpec, config: Config, dataDir: string): Promise<System> {
   if (spec.kind === 'edge') {
     // The whole service starts telemetry itself (startService); the edge-only stack does it here, as
-    // `serve --role edge` would, so `--otlp` measures the edge path with its spans exported.
-    const telemetry = config.OTEL_EXPORTER_OTLP_ENDPOINT
-      ? await (await import('@leadfinder/platform/telemetry')).startTelemetry({ role: 'edge', logger: silentLogger, config })
-      : null;
+    // `serve --role edge` does: always, exporting only with an endpoint. So the figures without `--otlp`
+    // are the product as it runs without a collector, and `--otlp` adds the export alone.
+    const telemetry = spec.telemetry === false
+      ? null
+      : await (await import('@leadfinder/platform/telemetry')).startTelemetry({ role: 'edge', logger: silentLogger, config });
     const stack = await startEdgeStack({ config, dataDir, distributed: spec.distributed, ...(spec.shared ? { shared: spec.shared } : {}) });
     return {
       url: stack.url, events: stack.events, storeStats: stack.storeStats,

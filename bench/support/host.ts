@@ -23,7 +23,9 @@ const START_TIMEOUT_MS = 60_000;
 export async function startHost(spec: Omit<HostSpec, 'adminToken'>): Promise<Host> {
   const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
   const child: ChildProcess = fork(CHILD, [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    // LEADFINDER_BENCH_HOST_NODE_ARGS: extra node flags for the process under test, e.g.
+    // `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its CPU goes (NODE_OPTIONS refuses --cpu-prof).
+    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.LEADFINDER_BENCH_HOST_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
     env: { ...process.env, LEADFINDER_BENCH_HOST: JSON.stringify({ ...spec, adminToken }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

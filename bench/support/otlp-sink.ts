@@ -32,3 +32,12 @@ export async function startOtlpSink(): Promise<OtlpSink> {
     },
   };
 }
+
+// `--serve` (telemetry-cost.ts): a sink in a process of its own, announcing its URL over IPC, so the
+// receiving side's CPU is not counted with the exporting process's.
+if (process.argv.includes('--serve') && process.send) {
+  const sink = await startOtlpSink();
+  process.send({ url: sink.url });
+  process.on('SIGTERM', () => void sink.close().then(() => process.exit(0)));
+  process.on('disconnect', () => void sink.close().then(() => process.exit(0)));
+}
