@@ -141,6 +141,10 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
   const titleCues = typeCues(page.title).map((c) => c.type);
   if (titleCues.length === 0 || titleCues.includes(kind) || (PERSON_KINDS.has(kind) && titleCues.some((t) => PERSON_KINDS.has(t)))) {
     for (const item of model.items) {
+      // A widget's entries ("Similar", "Sponsored", "Read next") are what the site links to, not what the page
+      // is about or lists: not candidates here (their own pages are found like any other), and they would
+      // spend the round's leads on pages chosen by the site rather than by the query.
+      if (item.source === 'related') continue;
       if (otherKind(item.kind) || !page.text.includes(item.name) || !/\p{L}/u.test(item.name) || item.name.length > 250) continue;
       out.push({
         name: item.name, sentence: item.passage, lead: item.link, domain: entityDomain(item, pageHost),

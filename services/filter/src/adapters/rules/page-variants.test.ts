@@ -58,6 +58,11 @@ describe('a profile with a "Similar" widget naming others', () => {
     'Invention of the integrated circuit', [fact('Year', '1959'), fact('Subject', 'Physics')], related.map((r) => r.passage));
   chip.model!.items = related;
 
+  it('the widget\'s entries are no candidates: only the page\'s own subject is', async () => {
+    const p = await plan('physics papers');
+    expect((await reasoner.extract({ plan: p, page: chip, round: 1 }, { signal })).candidates.map((c) => c.name)).toEqual(['Invention of the integrated circuit']);
+  });
+
   it('the widget\'s line about another paper is no evidence for the page\'s own: a neutrino query does not take it', async () => {
     const p = await plan('papers on neutrinos');
     const own = (await reasoner.extract({ plan: p, page: chip, round: 1 }, { signal })).candidates.find((c) => c.name === 'Invention of the integrated circuit')!;
