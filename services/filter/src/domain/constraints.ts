@@ -38,7 +38,7 @@ export interface TypedConstraints {
 }
 
 const FORM_PATTERNS: [OrgForm, RegExp][] = [
-  ['nonprofit', /\b(?:that are |which are |are )?(?:non-?profits?|not-for-profits?|charit(?:y|ies)|ngos?)\b(?:\s+organi[sz]ations?)?/i],
+  ['nonprofit', /\b(?:that are |which are |are )?(?:non[- ]?profits?|not[- ]for[- ]profits?|charit(?:y|ies)|ngos?)\b(?:\s+organi[sz]ations?)?/i],
   ['public', /\b(?:that (?:are|went|have gone) |which (?:are|went) |are |went )?(?:publicly[- ](?:traded|listed)|public(?=\s+(?:[A-Za-z-]+\s+){0,2}?(?:companies|company|firms|startups|corporations))|gone public|went public|(?:listed|trading) on (?:the )?(?:stock (?:exchange|market)|nasdaq|nyse)|ipo'?d|that (?:had|have had) an ipo)\b/i],
   ['acquired', /\b(?:that (?:were|was|have been|got) |which (?:were|have been) |were |been |got )?(?:acquired|bought(?: out)?)(?:\s+by\s+(?:another|a larger|other)\s+compan(?:y|ies))?\b/i],
   ['inactive', /\b(?:that (?:have |has |are |is )?|which (?:have |are )?)?(?:shut down|shuttered|closed down|closed (?:their|its) doors|went under|(?:went |gone )?out of business|ceased operations|(?:are |is )?no longer (?:operating|active|in business|around)|(?:are |is )?(?:now )?(?:inactive|defunct|dead))\b/i],
@@ -102,7 +102,7 @@ export function readConstraints(query: string): TypedConstraints {
     const m = re.exec(rest);
     if (!m) continue;
     // "nonprofits" names the kind as well: leave a noun behind so the head still reads as a kind.
-    const keep = form === 'nonprofit' && /^(?:non-?profits|charities|ngos|not-for-profits)/i.test(m[0].trim()) ? ' organizations ' : ' ';
+    const keep = form === 'nonprofit' && /^(?:non[- ]?profits|charities|ngos|not[- ]for[- ]profits)/i.test(m[0].trim()) ? ' organizations ' : ' ';
     rest = `${rest.slice(0, m.index)}${keep}${rest.slice(m.index + m[0].length)}`.replace(/\s+/g, ' ').trim();
     forms.push(form);
   }
@@ -139,7 +139,21 @@ export function readConstraints(query: string): TypedConstraints {
   const yearOnly = programme && !batch
     ? new RegExp(String.raw`\b(?:(?:in|from|of)\s+)?(?:the\s+)?((?:19|20)\d{2})(?:'?s)?\s+(?:(?:y\s?combinator|yc)\s+)?(?:batch(?:es)?|cohorts?|class(?:es)?)\b|(?:(?:that |which |who )?(?:went through|were in|was in|joined|funded by|backed by|from|in|of)\s+)?(?:the\s+)?${escape(programme[0])}(?:'s)?\s+(?:(?:in|from)\s+)?(?:the\s+)?((?:19|20)\d{2})\b(?:\s+(?:batch(?:es)?|cohorts?|class(?:es)?))?`, 'i').exec(rest)
     : null;
-  if (programme && yearOnly) {
+  // "YC startups from 2014", "Y Combinator companies of 2016": a year said of the programme's companies, with
+  // no event of their own before it ("founded in 2014" is a founding), is their batch year.
+  const fromYear = programme && !batch && !yearOnly
+    ? /(?<!\b(?:founded|launched|started|established|incorporated|raised|acquired|published|since|before|after)\s+)\b(?:from|of)\s+(?:the\s+)?((?:19|20)\d{2})\b(?!\s*(?:-|–|to\b|and\b|or\b|onwards|on\b))/i.exec(rest)
+    : null;
+  if (programme && fromYear) {
+    cohort = { programme: 'Y Combinator', season: null, year: Number(fromYear[1]) };
+    rest = cut(rest, fromYear.index, fromYear.index + fromYear[0].length);
+    const p = PROGRAMME.exec(rest);
+    if (p) {
+      const around = new RegExp(String.raw`\b(?:(?:in|from|of|part of|funded by|backed by|that went through|which went through|went through)\s+)?(?:the\s+)?${escape(p[0])}(?:\s+(?:batch|cohort|class|program(?:me)?))?`, 'i');
+      const m = around.exec(rest) ?? p;
+      rest = cut(rest, m.index, m.index + m[0].length);
+    }
+  } else if (programme && yearOnly) {
     cohort = { programme: 'Y Combinator', season: null, year: Number(yearOnly[1] ?? yearOnly[2]) };
     const keepProgramme = yearOnly[2] !== undefined;
     rest = cut(rest, yearOnly.index, yearOnly.index + yearOnly[0].length);

@@ -1,4 +1,5 @@
 import type { EntityType } from '@leadfinder/wire';
+import { SECTOR_PHRASES as SECTOR_NAMES } from './synonyms.js';
 import { containsPhrase, lightStems, stems } from './text.js';
 
 /**
@@ -45,6 +46,9 @@ export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
 const WEAK_PERSON_NOUNS: ReadonlySet<string> = new Set(['people', 'person', 'women', 'woman', 'men', 'individual', 'expert', 'leader', 'pioneer']);
 const RESEARCH_CONTEXT = /\b(?:nobel|research(?:ers?)?|scien(?:ce|tists?)|professors?|universit(?:y|ies)|phd|academi[ac]s?|laureates?)\b/i;
 
+/** Multi-word sector names whose words include a kind noun ("developer tools", "consumer electronics"). */
+const SECTOR_PHRASES = SECTOR_NAMES.map((p) => lightStems(p)).filter((p) => p.length > 1);
+
 /** Fields of science and scholarly words: "articles" among them are papers. */
 const SCIENCE_FIELD = /\b(?:physics|chemistry|biology|mathematics|astronomy|astrophysics|neuroscience|genetics|economics|medicine|medical|scientific|scholarly|academic|journal|peer[- ]reviewed|research)\b/i;
 
@@ -65,12 +69,18 @@ export interface TypeCue {
 export function typeCues(text: string): TypeCue[] {
   // Kind nouns are curated words: inflection only, so "public" is no "publication" (Porter folds both to "public").
   const words = lightStems(text);
+  // A kind noun inside a sector's name ("developer tools companies", "consumer electronics makers") names the
+  // sector, not the kind.
+  const inSector = new Set<number>();
+  for (const phrase of SECTOR_PHRASES) {
+    for (let i = 0; i + phrase.length <= words.length; i++) if (phrase.every((w, j) => words[i + j] === w)) for (let j = 0; j < phrase.length; j++) inSector.add(i + j);
+  }
   const cues: TypeCue[] = [];
   for (const type of PRIORITY) {
     for (const noun of TYPE_NOUNS[type]) {
       const needle = lightStems(noun);
       for (let i = 0; i + needle.length <= words.length; i++) {
-        if (needle.every((n, j) => words[i + j] === n)) cues.push({ type, noun, at: i });
+        if (needle.every((n, j) => words[i + j] === n) && !needle.every((_n, j) => inSector.has(i + j))) cues.push({ type, noun, at: i });
       }
     }
   }

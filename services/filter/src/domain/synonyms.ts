@@ -84,6 +84,16 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['gaming', 'games', 'video games'] },
   { same: ['food', 'food tech', 'food and beverage', 'restaurant tech', 'grocery'] },
   { same: ['robotics', 'robots', 'automation'] },
+  // Sector names startup directories and people use for one industry each ("agtech" is agriculture, "insurtech"
+  // insurance, "legaltech" legal services, "martech" marketing, "adtech" advertising).
+  { same: ['agtech', 'agritech', 'agriculture', 'agricultural technology', 'farming'] },
+  { same: ['insurtech', 'insurance'] },
+  { same: ['legaltech', 'legal tech', 'legal'] },
+  { same: ['martech', 'marketing tech', 'marketing'] },
+  { same: ['adtech', 'ad tech', 'advertising'] },
+  { same: ['femtech', "women's health", 'fertility tech'] },
+  { same: ['mental health', 'mental health tech'] },
+  { same: ['space', 'space tech', 'aerospace', 'aviation and space', 'space exploration'] },
   { same: ['hardware', 'hard tech', 'consumer electronics', 'devices'] },
 ];
 
@@ -110,6 +120,12 @@ export const PHRASES = [...new Set([
   ...LISTED_PHRASES,
   ...ENTRIES.flatMap((e) => [...e.same, ...(e.broader ?? []), ...(e.narrower ?? [])]).map((t) => tokens(t).join(' ')).filter((t) => t.includes(' ')),
 ])].sort((a, b) => b.split(' ').length - a.split(' ').length);
+
+/** Multi-word sector names of the table ("developer tools", "consumer electronics"), as tokens. */
+export const SECTOR_PHRASES = [...new Set(
+  ENTRIES.filter((e) => e.sector !== false).flatMap((e) => [...e.same, ...(e.broader ?? []), ...(e.narrower ?? [])])
+    .map((t) => tokens(t).join(' ')).filter((t) => t.includes(' ')),
+)];
 
 function key(phrase: string): string {
   return tokens(phrase).map(stem).join(' ');
@@ -182,6 +198,13 @@ export function splitTerms(clauseWords: string[]): string[] {
   const terms: string[] = [];
   let i = 0;
   outer: while (i < clauseWords.length) {
+    // "ed-tech", "fin tech", "clean tech": two words that written as one are a known term ("edtech") are that term.
+    const next = clauseWords[i + 1];
+    if (next !== undefined && !BY_KEY.has(key(clauseWords[i]!)) && BY_KEY.has(key(`${clauseWords[i]}${next}`))) {
+      terms.push(`${clauseWords[i]}${next}`.toLowerCase());
+      i += 2;
+      continue;
+    }
     for (const phrase of PHRASES) {
       const parts = phrase.split(' ');
       if (parts.every((p, j) => stem(clauseWords[i + j] ?? '') === stem(p))) {

@@ -6,7 +6,7 @@ import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstra
 import { areaCore, bornPlaceBefore, findPlace, isArea, placeNames, regionsOutside, type Place } from '../../domain/places.js';
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
-import { splitTerms, synonymGroup } from '../../domain/synonyms.js';
+import { isKnownTerm, splitTerms, synonymGroup } from '../../domain/synonyms.js';
 import { lightStem, lightStems, stem, tokens } from '../../domain/text.js';
 
 /** Words that start the clause about something that happened ("that raised …", "published in 2024"). */
@@ -66,10 +66,16 @@ function singularWord(w: string): string {
 /** Every word of the kind nouns ("winner" of "prize winner"), by inflection: "businesses" is "business". */
 const KIND_NOUN_STEMS = new Set(Object.values(TYPE_NOUNS).flat().flatMap((n) => lightStems(n)));
 
-/** The head phrase with its first plural kind noun in the singular ("AI startups" → "AI startup"). */
-function singularHead(head: string): string {
+/**
+ * The head phrase with its kind noun in the singular ("AI startups" → "AI startup"): the noun the kind was read
+ * from when the head has it ("developer tools companies" → "developer tools company"), else its first plural kind noun.
+ */
+function singularHead(head: string, noun: string | null): string {
   const words = head.split(' ');
-  const at = words.findIndex((w) => /s$/i.test(w) && KIND_NOUN_STEMS.has(lightStem(tokens(w)[0] ?? '')));
+  const nounStem = noun ? lightStems(noun).at(-1) : undefined;
+  const isKindNoun = (w: string) => /s$/i.test(w) && KIND_NOUN_STEMS.has(lightStem(tokens(w)[0] ?? ''));
+  const byNoun = nounStem ? words.findIndex((w) => isKindNoun(w) && lightStem(tokens(w)[0] ?? '') === nounStem) : -1;
+  const at = byNoun >= 0 ? byNoun : words.findIndex(isKindNoun);
   if (at >= 0) words[at] = singularWord(words[at]!);
   return words.join(' ');
 }
@@ -201,7 +207,11 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   const eventWords = tokens(words.slice(eventAt).join(' '));
   const eventTerms = eventWords.filter((w) => !RELATIVE.has(w) && !DROP.has(w));
   const headTerms = splitTerms(tokens(head)).filter((t) => !DROP.has(t) && t.length > 1);
-  const isQualifier = (t: string) => !DROP.has(t) && t.length > 1 && !GENERIC_NOUNS.has(tokens(t).map(stem).join(' '));
+  // A company noun the kind was read from ("makers", "agencies") is checked by the kind, not as a topic word; a
+  // person's noun is their role ("head of"), which stays a criterion.
+  // A sector said as a kind ("fintechs", "insurtech") stays the sector it names.
+  const kindNoun = kindCue.noun && kindCue.type === 'company' && !isKnownTerm(kindCue.noun) ? lightStems(kindCue.noun).join(' ') : null;
+  const isQualifier = (t: string) => !DROP.has(t) && t.length > 1 && !GENERIC_NOUNS.has(tokens(t).map(stem).join(' ')) && lightStems(t).join(' ') !== kindNoun;
   const qualifiers = headTerms.filter(isQualifier);
   return {
     entityType: kindCue.type,
@@ -247,7 +257,7 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   const asOf = now.toISOString();
   const filters: FunnelFilter[] = [];
   const kind = KIND_LABEL[parsed.entityType];
-  const headPhrase = singularHead(parsed.head) || kind;
+  const headPhrase = singularHead(parsed.head, parsed.noun) || kind;
   const isA = parsed.entityType === 'news' ? 'Is' : `Is ${article(headPhrase)}`;
   const isAlower = parsed.entityType === 'news' ? 'is' : `is ${article(headPhrase)}`;
   const typeGroups = alternativeGroups(parsed.qualifierAlternatives);

@@ -378,3 +378,33 @@ describe('where someone was born is not where they work', () => {
     expect((await outcomes(p, page))[1]).not.toBe('yes');
   });
 });
+
+describe('words written apart or joined', () => {
+  it('"ed-tech" is edtech (an education company passes) and "non profits" is the nonprofit form', async () => {
+    const p = await plan('ed-tech startups in India');
+    expect(p.filters[0]!.spec.groups).toEqual([expect.arrayContaining(['edtech', 'education'])]);
+    expect(await outcomes(p, profile('companies.example', 'Padhai', [fact('Industry', 'Education'), fact('Location', 'Bengaluru, KA, India')]))).toEqual(['yes', 'yes']);
+    const np = await plan('non profits in San Francisco');
+    expect(np.filters.map((f) => f.title)).toEqual(['Is an organization', 'Based in San Francisco', 'Is a nonprofit']);
+  });
+
+  it('"agtech" names agriculture, as directories print it', async () => {
+    const p = await plan('agtech startups');
+    expect(await outcomes(p, profile('companies.example', 'Fieldsense', [fact('Industry', 'Agriculture')]))).toEqual(['yes']);
+    expect(await outcomes(p, profile('companies.example', 'Cartwise', [fact('Industry', 'E-commerce')]))).toEqual(['no']);
+  });
+});
+
+describe('a kind noun inside a sector name', () => {
+  it('"developer tools companies" asks for companies (not products), titled in the singular', async () => {
+    const p = await plan('developer tools companies with under 100 employees');
+    expect(p.entityType).toBe('company');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a developer tools company', 'Has at most 99 employees']);
+  });
+
+  it('"consumer electronics makers": "makers" is the kind, no topic word a page must print', async () => {
+    const p = await plan('consumer electronics makers');
+    expect(p.filters[0]!.spec.groups).toHaveLength(1);
+    expect(await outcomes(p, profile('companies.example', 'Loudbox', [fact('Industry', 'Consumer Electronics')]))).toEqual(['yes']);
+  });
+});

@@ -194,3 +194,21 @@ describe('extraction from structure', () => {
     expect(candidates.map((c) => [c.name, c.domain])).toEqual([['Stripe', 'stripe.com']]);
   });
 });
+
+describe('a programme year said after its companies', () => {
+  it('"Y Combinator startups from 2014" is a 2014 batch (either season), not a page dated 2014', async () => {
+    const p = (await reasoner.plan({ query: 'Y Combinator startups from 2014', now: NOW, sites: '' }, { signal })).plan;
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a startup', 'Was in a 2014 Y Combinator batch']);
+    const summer = profile('Shipbright', [fact('Batch', 'Summer 2014')]);
+    const later = profile('Latebloom', [fact('Batch', 'Winter 2016')]);
+    const verdicts = async (page: FetchedPage) => {
+      const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+      return (await reasoner.verify({ plan: p, filter: p.filters[1]!, candidate: candidates[0]!, pages: [page] }, { signal })).verdict.outcome;
+    };
+    expect(await verdicts(summer)).toBe('yes');
+    expect(await verdicts(later)).toBe('no');
+    // A founding year stays a founding.
+    const founded = (await reasoner.plan({ query: 'YC companies founded in 2014', now: NOW, sites: '' }, { signal })).plan;
+    expect(founded.filters.map((f) => f.title)).toEqual(['Is a company', 'Went through Y Combinator', 'Founded (in 2014)']);
+  });
+});
