@@ -1,5 +1,6 @@
 import { City, State } from 'country-state-city';
 import { continents, countries } from 'countries-list';
+import worldCountries from 'world-countries';
 
 /**
  * Places and their containment (San Francisco ⊂ California ⊂ United States ⊂ North America; Berlin ⊂
@@ -35,8 +36,64 @@ const ALSO_KNOWN_AS: Record<string, string[]> = {
 
 /** Continents by their adjectives (keyed by countries-list continent code, which can clash with a country's). */
 const REGION_ALSO_KNOWN_AS: Record<string, string[]> = {
-  AS: ['Asian'], AF: ['African'], SA: ['South American', 'Latin American'], NA: ['North American'], EU: ['European'],
+  AS: ['Asian'], AF: ['African'], SA: ['South American'], NA: ['North American'], EU: ['European'],
 };
+
+/**
+ * Parts of continents people search by ("South Asia", "Latin America", "West Africa", "the Middle East"): the
+ * UN geoscheme subregions as the `world-countries` package gives each country's, under the names people use.
+ * Latin America is South and Central America, the Caribbean and Mexico; the Middle East is Western Asia with
+ * Egypt and Iran.
+ */
+const SUBREGIONS: { names: string[]; adjectives: string[]; subregions: string[]; plus?: string[] }[] = [
+  { names: ['South Asia', 'Southern Asia'], adjectives: ['South Asian'], subregions: ['Southern Asia'] },
+  { names: ['Southeast Asia', 'South-East Asia', 'South East Asia', 'South-Eastern Asia'], adjectives: ['Southeast Asian'], subregions: ['South-Eastern Asia'] },
+  { names: ['East Asia', 'Eastern Asia'], adjectives: ['East Asian'], subregions: ['Eastern Asia'] },
+  { names: ['Central Asia'], adjectives: ['Central Asian'], subregions: ['Central Asia'] },
+  { names: ['Middle East', 'Western Asia'], adjectives: ['Middle Eastern'], subregions: ['Western Asia'], plus: ['EG', 'IR'] },
+  { names: ['Latin America', 'LatAm', 'LATAM'], adjectives: ['Latin American'], subregions: ['South America', 'Central America', 'Caribbean'], plus: ['MX'] },
+  { names: ['Central America'], adjectives: ['Central American'], subregions: ['Central America'] },
+  { names: ['Caribbean', 'the Caribbean'], adjectives: ['Caribbean'], subregions: ['Caribbean'] },
+  { names: ['Western Europe'], adjectives: ['Western European'], subregions: ['Western Europe'] },
+  { names: ['Northern Europe'], adjectives: ['Northern European'], subregions: ['Northern Europe'] },
+  { names: ['Southern Europe'], adjectives: ['Southern European'], subregions: ['Southern Europe', 'Southeast Europe'] },
+  { names: ['Eastern Europe'], adjectives: ['Eastern European'], subregions: ['Eastern Europe'] },
+  { names: ['Central Europe'], adjectives: ['Central European'], subregions: ['Central Europe'] },
+  { names: ['West Africa', 'Western Africa'], adjectives: ['West African'], subregions: ['Western Africa'] },
+  { names: ['East Africa', 'Eastern Africa'], adjectives: ['East African'], subregions: ['Eastern Africa'] },
+  { names: ['North Africa', 'Northern Africa'], adjectives: ['North African'], subregions: ['Northern Africa'] },
+  { names: ['Southern Africa'], adjectives: [], subregions: ['Southern Africa'] },
+  { names: ['Sub-Saharan Africa'], adjectives: ['Sub-Saharan'], subregions: ['Western Africa', 'Eastern Africa', 'Middle Africa', 'Southern Africa'] },
+];
+
+/** ISO2 codes of a subregion's countries, by any of its names or adjectives; null when the name is none. */
+const subregionMemo = new Map<string, { name: string; members: Set<string> } | null>();
+
+function subregionMembers(name: string): { name: string; members: Set<string> } | null {
+  const known = subregionMemo.get(name);
+  if (known !== undefined) return known;
+  const found = readSubregion(name);
+  subregionMemo.set(name, found);
+  return found;
+}
+
+function readSubregion(name: string): { name: string; members: Set<string> } | null {
+  const key = norm(name).replace(/^the /, '');
+  const entry = SUBREGIONS.find((r) => [...r.names, ...r.adjectives].some((n) => norm(n) === key));
+  if (!entry) return null;
+  const members = new Set(worldCountries.filter((c) => entry.subregions.includes(c.subregion)).map((c) => c.cca2));
+  for (const code of entry.plus ?? []) members.add(code);
+  return { name: entry.names[0]!, members };
+}
+
+function subregionPlace(name: string): Place | null {
+  const sub = subregionMembers(name);
+  if (!sub) return null;
+  // Its continent, when all its countries share one (Latin America spans two).
+  const continentsOf = new Set([...sub.members].map((c) => continentOf(c)));
+  const only = continentsOf.size === 1 ? [...continentsOf][0] : undefined;
+  return { name: sub.name, level: 'region', ...(only ? { continent: only } : {}) };
+}
 
 /**
  * Short forms people type for a few cities ("NYC-based", "SF startups"), which the gazetteer lists only by
@@ -136,6 +193,8 @@ function inArea(area: Area, inner: Place): boolean {
 /** A demonym or short form ("American", "U.S.", "Swiss", "European") as the place it names. */
 function aliasPlace(name: string): Place | null {
   const key = norm(name);
+  const sub = subregionPlace(name);
+  if (sub) return sub;
   for (const [code, names] of Object.entries(REGION_ALSO_KNOWN_AS)) if (names.some((n) => norm(n) === key)) return regionPlace(code);
   for (const [code, names] of Object.entries(ALSO_KNOWN_AS)) if (code in countries && names.some((n) => norm(n) === key)) return countryPlace(code);
   return null;
@@ -253,6 +312,8 @@ export function knownPlace(name: string): Place | null {
   if (area) return area;
   const region = REGION_NAMES.get(key);
   if (region) return regionPlace(region);
+  const sub = subregionPlace(name);
+  if (sub) return sub;
   const iso2 = key.length > 2 || /^(us|uk)$/.test(key) ? idx.countries.get(key) ?? (key === 'uk' ? 'GB' : undefined) : undefined;
   if (iso2) return countryPlace(iso2);
   const cities = idx.cities.get(key);
@@ -277,7 +338,9 @@ export function placeNames(place: Place): string[] {
     const listed = (countries as Record<string, { alias?: string[] }>)[place.country]?.alias ?? [];
     out.push(...listed, ...(ALSO_KNOWN_AS[place.country] ?? []));
   }
-  if (place.level === 'region' && place.continent) out.push(...(ALSO_KNOWN_AS[place.continent] ?? []), ...(REGION_ALSO_KNOWN_AS[place.continent] ?? []));
+  const sub = place.level === 'region' ? SUBREGIONS.find((r) => r.names[0] === place.name) : undefined;
+  if (sub) out.push(...sub.names, ...sub.adjectives);
+  else if (place.level === 'region' && place.continent) out.push(...(ALSO_KNOWN_AS[place.continent] ?? []), ...(REGION_ALSO_KNOWN_AS[place.continent] ?? []));
   if (place.level === 'city' && place.name === 'New York City') out.push('New York', 'NYC');
   if (place.level === 'city' && place.name === 'San Francisco') out.push('SF');
   if (isArea(place)) {
@@ -301,6 +364,8 @@ export function placesWithin(place: Place): string[] {
     return [...new Set(near.map((c) => c.name))].slice(0, 150);
   }
   if (place.level === 'country' && place.country) return State.getStatesOfCountry(place.country).map((s) => s.name).slice(0, 60);
+  const sub = place.level === 'region' ? subregionMembers(place.name) : null;
+  if (sub) return [...sub.members].map(countryName);
   if (place.level === 'region' && place.continent) {
     return Object.entries(countries).filter(([, c]) => (c as { continent: string }).continent === place.continent).map(([, c]) => (c as { name: string }).name);
   }
@@ -316,6 +381,7 @@ export function widerPlace(place: Place): Place | null {
   }
   if (place.level === 'state' && place.country) return countryPlace(place.country);
   if (place.level === 'country' && place.continent) return regionPlace(place.continent);
+  if (place.level === 'region' && place.continent && subregionMembers(place.name)) return regionPlace(place.continent);
   if (place.level === 'country' && place.country) {
     const continent = continentOf(place.country);
     return continent ? regionPlace(continent) : null;
@@ -326,8 +392,13 @@ export function widerPlace(place: Place): Place | null {
 /** True when `inner` lies in (or is) `outer`. */
 export function placeContains(outer: Place, inner: Place): boolean {
   switch (outer.level) {
-    case 'region':
-      return inner.continent === outer.continent || (inner.level === 'region' && inner.name === outer.name);
+    case 'region': {
+      if (inner.level === 'region' && inner.name === outer.name) return true;
+      const sub = subregionMembers(outer.name);
+      if (sub) return inner.level !== 'region' && inner.country !== undefined && sub.members.has(inner.country);
+      // A continent holds its subregions too ("South Asia" lies in Asia).
+      return inner.continent !== undefined && inner.continent === outer.continent;
+    }
     case 'country':
       return inner.level !== 'region' && inner.country === outer.country;
     case 'state':

@@ -235,6 +235,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
 function theFor(place: Place): string {
   // "the Bay Area", "the Boston area"; "Greater London" has none.
   if (isArea(place)) return /^greater\b/i.test(place.name) ? '' : 'the ';
+  if (place.level === 'region') return /^(?:Middle East|Caribbean)/.test(place.name) ? 'the ' : '';
   return place.level === 'country' && /^(United|Netherlands|Philippines)/.test(place.name) ? 'the ' : '';
 }
 

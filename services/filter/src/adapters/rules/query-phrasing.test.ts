@@ -408,3 +408,25 @@ describe('a kind noun inside a sector name', () => {
     expect(await outcomes(p, profile('companies.example', 'Loudbox', [fact('Industry', 'Consumer Electronics')]))).toEqual(['yes']);
   });
 });
+
+describe('parts of continents', () => {
+  it('"Latin America" holds Colombia and Mexico (the UN subregions of the world-countries data), not Spain', async () => {
+    const p = await plan('logistics companies in Latin America');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a logistics company', 'Based in Latin America']);
+    const at = (name: string, where: string) => profile('companies.example', name, [fact('Industry', 'Logistics'), fact('Location', where)]);
+    expect(await outcomes(p, at('Rutas', 'Bogotá, Colombia'))).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, at('Envios', 'Mexico City, Mexico'))).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, at('Cargolid', 'Madrid, Spain'))).toEqual(['yes', 'no']);
+  });
+
+  it('"South Asian startups" and "startups in South Asia" take Bengaluru and Kathmandu, not Tokyo; "the Middle East" reads with its article', async () => {
+    for (const q of ['South Asian startups', 'startups in South Asia']) {
+      const p = await plan(q);
+      expect(p.filters.map((f) => f.title)).toEqual(['Is a startup', 'Based in South Asia']);
+      expect(await outcomes(p, profile('companies.example', 'Kirana', [fact('HQ', 'Bengaluru, KA, India')]))).toEqual(['yes', 'yes']);
+      expect(await outcomes(p, profile('companies.example', 'Himal', [fact('HQ', 'Kathmandu, Nepal')]))).toEqual(['yes', 'yes']);
+      expect(await outcomes(p, profile('companies.example', 'Sakura', [fact('HQ', 'Tokyo, Japan')]))).toEqual(['yes', 'no']);
+    }
+    expect((await plan('companies in the Middle East')).filters.map((f) => f.title)).toContain('Based in the Middle East');
+  });
+});
