@@ -98,6 +98,10 @@ export function detectEntityType(query: string): { type: EntityType; noun: strin
   if (!first && /\barticles?\b/i.test(query) && (RESEARCH_CONTEXT.test(query) || SCIENCE_FIELD.test(query))) {
     return { type: 'paper', noun: /\barticles\b/i.test(query) ? 'articles' : 'article' };
   }
+  // "economics Nobel winners", "Nobel recipients in chemistry": winners of a research prize are researchers.
+  if (!first && /\bnobel\b/i.test(query) && /\b(?:winners?|recipients?|honou?rees?|awardees?)\b/i.test(query)) {
+    return { type: 'researcher', noun: /\b(winners?|recipients?|honou?rees?|awardees?)\b/i.exec(query)![1]!.toLowerCase() };
+  }
   if (!first) return { type: 'company', noun: null };
   // "women who won the Nobel prize", "people at Stanford who won a Nobel": a plain person noun with a
   // research prize or a research word asks for researchers.

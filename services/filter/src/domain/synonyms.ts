@@ -37,6 +37,8 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['publish', 'published', 'appeared', 'publication date', 'publication year', 'date of publication'] },
   // A person's field and gender, as profiles and prize lines state them.
   { same: ['women', 'woman', 'female'], sector: false },
+  // When someone was born, as profiles label it ("Born", "Date of birth", schema.org birthDate).
+  { same: ['born', 'birth', 'date of birth', 'birth date', 'birthdate'], sector: false },
   { same: ['physicist', 'physics'], sector: false },
   { same: ['chemist', 'chemistry'], sector: false },
   { same: ['economist', 'economics'], sector: false },

@@ -13,7 +13,7 @@ import { lightStem, lightStems, stem, tokens } from '../../domain/text.js';
 const EVENT_START = new Set([
   'that', 'which', 'who', 'whose', 'raised', 'raising', 'secured', 'closed', 'launched', 'released', 'published',
   'opened', 'opening', 'founded', 'won', 'received', 'hiring', 'announced', 'acquired', 'speaking', 'presented',
-  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded', 'started', 'began',
+  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded', 'started', 'began', 'born',
 ]);
 const RELATIVE = new Set(['that', 'which', 'who', 'whose', 'have', 'has', 'had', 'recently', 'just', 'were', 'was', 'is', 'are']);
 const DROP = new Set([
@@ -23,6 +23,8 @@ const DROP = new Set([
   'working', 'living', 'operating', 'headquartered', 'winning', 'won', 'award-winning', 'prize-winning',
   // "who worked in the UK", "who lives in Japan": once the place is read, the verb that tied it asks nothing more.
   'worked', 'works', 'lived', 'lives', 'resides', 'resided',
+  // "chemists affiliated with Harvard": the institution is what is checked.
+  'affiliated', 'associated',
   // Intensifiers: "fully remote" is checked as "remote".
   'fully', 'entirely', 'completely', 'truly', 'very',
   // Vague size words ("small AI startups", "mid-sized companies"): no page prints them; a number does (size).
@@ -210,8 +212,9 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   // A company noun the kind was read from ("makers", "agencies") is checked by the kind, not as a topic word; a
   // person's noun is their role ("head of"), which stays a criterion.
   // A sector said as a kind ("fintechs", "insurtech") stays the sector it names.
-  const kindNoun = kindCue.noun && kindCue.type === 'company' && !isKnownTerm(kindCue.noun) ? lightStems(kindCue.noun).join(' ') : null;
-  const isQualifier = (t: string) => !DROP.has(t) && t.length > 1 && !GENERIC_NOUNS.has(tokens(t).map(stem).join(' ')) && lightStems(t).join(' ') !== kindNoun;
+  // So is a paper's ("journal articles", "preprints").
+  const kindNoun = kindCue.noun && (kindCue.type === 'company' || kindCue.type === 'paper') && !isKnownTerm(kindCue.noun) ? new Set(lightStems(kindCue.noun)) : null;
+  const isQualifier = (t: string) => !DROP.has(t) && t.length > 1 && !GENERIC_NOUNS.has(tokens(t).map(stem).join(' ')) && !(kindNoun && lightStems(t).every((w) => kindNoun.has(w)));
   const qualifiers = headTerms.filter(isQualifier);
   return {
     entityType: kindCue.type,
@@ -251,7 +254,7 @@ function dateWords(range: DateRange): string {
 const FOUNDED_KINDS: ReadonlySet<EntityType> = new Set(['company']);
 
 /** Participles that open an event said of the thing itself ("published in 2001", "founded after 2015"). */
-const PASSIVE_EVENT = /^(?:published|founded|established|incorporated|launched|released|awarded|acquired|cited|issued)\b/i;
+const PASSIVE_EVENT = /^(?:published|founded|established|incorporated|launched|released|awarded|acquired|cited|issued|born)\b/i;
 
 /** The funnel for a parsed query, in order: kind and sector, place, event (with its dates) or period. */
 export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {

@@ -430,3 +430,28 @@ describe('parts of continents', () => {
     expect((await plan('companies in the Middle East')).filters.map((f) => f.title)).toContain('Based in the Middle East');
   });
 });
+
+describe('researchers, said as people say them', () => {
+  it('"economics Nobel winners" are researchers, and "affiliated with Harvard" checks the institution only', async () => {
+    expect((await plan('economics Nobel winners from the US')).entityType).toBe('researcher');
+    const p = await plan('chemists affiliated with Harvard');
+    expect(p.filters[0]!.spec.groups).toEqual([expect.arrayContaining(['chemist']), ['harvard']]);
+    const page = profile('laureates.example', 'Martin Karp', [fact('Field', 'Chemistry'), fact('Institution', 'Harvard University')]);
+    expect(await outcomes(p, page)).toEqual(['yes']);
+  });
+
+  it('"born before 1940" is a date of birth: "Date of birth: 1930-03-15" passes, 1951 fails', async () => {
+    const p = await plan('laureates born before 1940');
+    expect(p.filters.map((f) => f.criterion)).toEqual(['The researcher is a laureate.', 'The researcher was born, on or before 1939-12-31.']);
+    const old = profile('laureates.example', 'Ada Old', [fact('Date of birth', '1930-03-15'), fact('Awards', 'Nobel Prize in Chemistry (2013)')]);
+    const young = profile('laureates.example', 'Bo Young', [fact('Born', 'March 3, 1951, Tokyo, Japan'), fact('Awards', 'Nobel Prize in Physics (2014)')]);
+    expect(await outcomes(p, old)).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, young)).toEqual(['yes', 'no']);
+  });
+
+  it('"journal articles about graphene": "journal" is the kind, not a word the paper must print', async () => {
+    const p = await plan('journal articles about graphene');
+    expect(p.entityType).toBe('paper');
+    expect(p.filters[0]!.spec.groups).toEqual([['graphene']]);
+  });
+});
