@@ -468,7 +468,12 @@ export function resolveLocation(text: string): Place[] {
       ? likeliestCity(before.filter((r) => (/^[A-Z]{2,3}$/.test(last) && r.state === last) || named.some((st) => st.country === r.country && st.code === r.state)))
       : null;
     const usCode = !stateRow && pieces.length >= 2 && /^[A-Z]{2}$/.test(last) && !(last in countries) && idx.stateByCode.has(`US/${last}`);
-    const stateOnly = stateRow ? { country: stateRow.country, state: stateRow.state } : usCode ? { country: 'US', state: last } : null;
+    // A state spelled out that no country shares a name with ("District of Columbia") names itself.
+    const byName = !stateRow && !usCode && pieces.length >= 2 && asCountry === undefined && named.length === 1 ? named[0]! : undefined;
+    const stateGiven = usCode || byName !== undefined;
+    const stateOnly = stateRow ? { country: stateRow.country, state: stateRow.state }
+      : usCode ? { country: 'US', state: last }
+        : byName ? { country: byName.country, state: byName.code } : null;
     if (stateOnly) {
       country = stateOnly.country;
       state = { code: stateOnly.state };
@@ -499,7 +504,7 @@ export function resolveLocation(text: string): Place[] {
     if (cityName) {
       const rows = cityAt(cityName) ?? [];
       const city = likeliestCity(rows, { ...(country ? { country } : {}), ...(state ? { state: state.code } : {}) })
-        ?? (country && !usCode ? likeliestCity(rows, { country }) : null);
+        ?? (country && !stateGiven ? likeliestCity(rows, { country }) : null);
       if (city) {
         out.push(cityPlace({ ...city, name: cityName }));
         continue;

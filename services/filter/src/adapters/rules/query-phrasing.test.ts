@@ -358,6 +358,8 @@ describe('a state named after a city', () => {
     const atlanta = profile('orgs.example', 'Codebridge', [fact('Type', 'Nonprofit'), fact('Based in', 'Atlanta, Georgia')]);
     const dc = profile('orgs.example', 'Foodwise', [fact('Type', 'Nonprofit'), fact('HQ', 'Washington, DC')]);
     const tbilisi = profile('orgs.example', 'Mtatsminda Fund', [fact('Type', 'Nonprofit'), fact('HQ', 'Tbilisi, Georgia')]);
+    const district = profile('orgs.example', 'Capitol Harvest', [fact('Type', 'Nonprofit'), fact('Based in', 'Washington, District of Columbia')]);
+    expect((await outcomes(outside, district))[1]).toBe('no');
     expect((await outcomes(outside, atlanta))[1]).toBe('no');
     expect((await outcomes(outside, dc))[1]).toBe('no');
     expect((await outcomes(outside, tbilisi))[1]).toBe('yes');
