@@ -2,6 +2,7 @@ import type { BenchContext, Figure, FigureRow } from '../support/figure.js';
 import { errorRow, verdict } from '../support/figure.js';
 import { createAccount, startSearch } from '../support/api.js';
 import { followRun, wallNow, withService } from '../support/runs.js';
+import { hostCpuMicros } from '../support/host.js';
 
 const FIGURE = 'end to end';
 const TARGET = 20;
@@ -24,9 +25,13 @@ export const endToEnd: Figure = {
       return [await withService(async (host) => {
         const account = await createAccount(host, 100);
         ctx.log(`${FIGURE}: "${QUERY}", target ${TARGET}`);
+        const cpuBefore = await hostCpuMicros(host);
         const startedAt = wallNow();
         const id = await startSearch(host.url, account.apiKey, { q: QUERY, target: TARGET });
         const run = await followRun(host.url, account.apiKey, id, startedAt, timeoutMs);
+        // The service's CPU time for the run (the whole process: edge, coordinator, fetcher, filter), to the
+        // end of its event stream; with --otlp the run's last spans may still be waiting for their batch.
+        const cpuMs = Math.round((await hostCpuMicros(host) - cpuBefore) / 100) / 10;
         const rowsAt = (need: number) => run.frames.find(({ frame: { event: e } }) =>
           (e.type === 'progress' && Number(e.have) >= need) || (e.type === 'final' && Array.isArray(e.table) && e.table.length >= need))?.atMs ?? null;
         const firstRowMs = rowsAt(1);
@@ -39,10 +44,10 @@ export const endToEnd: Figure = {
           setup: `embedded, sample corpus, "${QUERY}"`,
           result: `first row ${s(firstRowMs)}; ${TARGET} rows ${s(targetMs)}; final ${s(finalMs)} with ${rows} rows`
             + `${run.timedOut ? ` (stopped after ${timeoutMs / 1000} s)` : ''}${run.error ? `; error: ${run.error}` : ''}`
-            + `; cost $${run.lastCost ?? '?'}`,
+            + `; cost $${run.lastCost ?? '?'}; service CPU ${cpuMs} ms`,
           goal: GOAL,
           verdict: verdict(targetMs !== null && targetMs <= 10_000),
-          data: { query: QUERY, target: TARGET, firstRowMs, targetMs, finalMs, rows, met: run.final?.met ?? false, usd: run.lastCost, timedOut: run.timedOut, error: run.error, events: run.frames.length },
+          data: { query: QUERY, target: TARGET, firstRowMs, targetMs, finalMs, rows, met: run.final?.met ?? false, usd: run.lastCost, cpuMs, timedOut: run.timedOut, error: run.error, events: run.frames.length },
         };
       })];
     } catch (error) {
