@@ -457,3 +457,15 @@ describe('researchers, said as people say them', () => {
     expect(p.filters[0]!.spec.groups).toEqual([['graphene']]);
   });
 });
+
+describe('other labels for a headcount and a founding', () => {
+  it('"Employee count: 45" is a headcount, and "Year of foundation: 2018" a founding', async () => {
+    const small = profile('companies.example', 'Tinyteam', [fact('Employee count', '45')]);
+    const big = profile('companies.example', 'Bigcorp', [fact('Employee count', '4,500')]);
+    expect(await outcomes(await plan('companies with fewer than 50 employees'), small)).toEqual(['yes', 'yes']);
+    expect(await outcomes(await plan('companies with fewer than 50 employees'), big)).toEqual(['yes', 'no']);
+    const p = await plan('companies founded after 2015');
+    expect(await outcomes(p, profile('companies.example', 'Newco', [fact('Year of foundation', '2018')]))).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, profile('companies.example', 'Oldco', [fact('Inception', '2009')]))).toEqual(['yes', 'no']);
+  });
+});

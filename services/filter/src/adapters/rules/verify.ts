@@ -503,7 +503,8 @@ function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, e
 
 // ── size ────────────────────────────────────────────────────────────────────────────────────────
 
-const SIZE_LABEL = /team|employees|headcount|staff|\bsize\b|people|workforce/i;
+// "Employee count", "Employees", "FTEs", "Number of staff", "Company size", "Headcount".
+const SIZE_LABEL = /team|employ|headcount|staff|\bsize\b|people|workforce|\bftes?\b/i;
 const SIZE_SENTENCE = /\b(?:team of|employs|staff of|workforce of)\s+(?:about |around |over |more than |nearly )?(\d[\d,]*)|\b(\d[\d,]*)\+?\s+(?:full-time\s+)?(?:employees|staff members|team members|staffers|workers)\b/i;
 /** "The team counts 355 people", "headcount: about 1,200": a number a few words after a team word. */
 const TEAM_NUMBER = /\b(?:team|staff|workforce|headcount)\b[^.;:!?]{0,25}?\b(\d[\d,]*)\s+(?:people|employees|persons|members|staff)\b/i;
@@ -663,6 +664,8 @@ function describe(range: DateRange): string {
 const LAUNCHED_KINDS: ReadonlySet<Candidate['entityType']> = new Set(['company', 'product']);
 const FOUNDED_LABEL = /\b(?:found(?:ed|ing)|established|incorporated|since)\b|^est\.?$/i;
 const LAUNCH_LABEL = /\blaunch(?:ed|es|ing)?\b/i;
+/** Other labels of a founding ("Year of foundation", "Inception", "Started"): they state it, as "Founded" does. */
+const FOUNDING_ALIKE_LABEL = /\bfoundation\b|\binception\b|^(?:year )?started$|^(?:year )?(?:of )?(?:creation|formation)$|^formed$/i;
 
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   // A fact is read with its label: "Established: 2019" states the founding, "2019" alone does not.
@@ -681,9 +684,11 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
     : [];
   // The other way round: a company's founding ("founded after 2015", "started in 2021") when its own facts
   // give only its launch ("Launched: March 2016", "Launch year: 2016"): the launch is taken for the founding.
-  const founding = LAUNCHED_KINDS.has(candidate.entityType) && spec.groups.length === 1 && spec.groups[0]!.some((t) => /^(?:founded|started)$/i.test(t))
+  const foundingQuery = LAUNCHED_KINDS.has(candidate.entityType) && spec.groups.length === 1 && spec.groups[0]!.some((t) => /^(?:founded|started)$/i.test(t));
+  const founding = foundingQuery
     ? evidence.filter((e) => e.fact && e.ownFact && LAUNCH_LABEL.test(e.fact.label) && !matching.includes(e))
     : [];
+  if (foundingQuery) matching.push(...evidence.filter((e) => e.fact && FOUNDING_ALIKE_LABEL.test(e.fact.label.trim()) && !matching.includes(e)));
   // Only a line on someone else's page (a listing, a roundup) was read: its own page may well date it, so the
   // lead is worth following before ruling it out.
   const passingOnly = !evidence.some((e) => e.ownPage);
