@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, propagation, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { Billing } from '../billing/billing.js';
 import type { EventLog } from '../ports/event-log.js';
@@ -13,8 +13,8 @@ import { tracer } from './context.js';
  * event appends, billing steps and work hand-over in embedded mode too. With MongoDB the driver's own
  * command spans (official instrumentation) hang under these, naming the port operation they served.
  *
- * A port call makes a span only inside a trace (a request, a run): the reaper's and the reconciler's
- * periodic scans would otherwise each start a root trace of their own every few seconds.
+ * A port call makes a span only inside a sampled trace (a request, a run): the reaper's and the
+ * reconciler's periodic scans would otherwise each start a root trace of their own every few seconds.
  *
  * Volume: every call here is per run, per stage, per filter or per round (the coordinator appends events
  * per stage and filter, never per candidate), so these spans grow with rounds and filters.
@@ -28,9 +28,19 @@ function failed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 }
 
-/** Runs `fn` in an INTERNAL span named `name` when a trace is active; else runs it bare. */
+/**
+ * True inside a trace the sampler kept. In a dropped one (most polls: read requests are sampled at
+ * LEADFINDER_TRACES_READ_RATIO) a child span would be dropped too, parent-based, yet still cost its
+ * creation and a context switch per call; the call runs bare instead, still under the request's context.
+ */
+function inSampledTrace(): boolean {
+  const span = trace.getSpan(context.active());
+  return span !== undefined && (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
+}
+
+/** Runs `fn` in an INTERNAL span named `name` inside a sampled trace; else runs it bare. */
 async function traced<T>(name: string, attributes: Attributes, fn: () => Promise<T>, describe?: (result: T, span: Span) => void): Promise<T> {
-  if (!trace.getSpan(context.active())) return fn();
+  if (!inSampledTrace()) return fn();
   return tracer(TRACER).startActiveSpan(name, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
     try {
       const result = await fn();
@@ -131,7 +141,7 @@ function appendBatches() {
     batch.span.end(batch.lastEnd);
   };
   return async function append(runId: string, type: string, write: () => Promise<number>): Promise<number> {
-    if (!trace.getSpan(context.active())) return write();
+    if (!inSampledTrace()) return write();
     let batch = open.get(runId);
     if (!batch) {
       batch = {
