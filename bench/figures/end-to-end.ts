@@ -44,7 +44,7 @@ export const endToEnd: Figure = {
           setup: `embedded, sample corpus, "${QUERY}"`,
           result: `first row ${s(firstRowMs)}; ${TARGET} rows ${s(targetMs)}; final ${s(finalMs)} with ${rows} rows`
             + `${run.timedOut ? ` (stopped after ${timeoutMs / 1000} s)` : ''}${run.error ? `; error: ${run.error}` : ''}`
-            + `; cost $${run.lastCost ?? '?'}; service CPU ${cpuMs} ms`,
+            + `; cost $${run.lastCost ?? '?'}; service CPU ${cpuMs} ms (a fresh process's first run)`,
           goal: GOAL,
           verdict: verdict(targetMs !== null && targetMs <= 10_000),
           data: { query: QUERY, target: TARGET, firstRowMs, targetMs, finalMs, rows, met: run.final?.met ?? false, usd: run.lastCost, cpuMs, timedOut: run.timedOut, error: run.error, events: run.frames.length },
