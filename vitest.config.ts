@@ -42,13 +42,14 @@ function touchesProcessState(file: string, seen = new Set<string>()): boolean {
 }
 
 /**
- * The services' test files that can share a worker process (vitest's isolate: false), many files to a
+ * The test files that can share a worker process (vitest's isolate: false), many files to a
  * process instead of a fresh process per file. A fresh process imports the module graph again (zod
  * schemas, the NLP lexicon and gazetteer, fastify, drivers) for every file: over the 102 files of
  * services/, 156 CPU-seconds isolated against 79 shared (load ~9). Files that touch PROCESS_STATE keep a
  * process of their own, in the 'parallel' project.
  */
-const SHARED = filesUnder('services').filter((f) => f.endsWith('.test.ts') && !touchesProcessState(f)).sort();
+const SHARED = [...filesUnder('services'), ...filesUnder('test')]
+  .filter((f) => f.endsWith('.test.ts') && !ALONE.includes(f) && !touchesProcessState(f)).sort();
 
 export default defineConfig({
   test: {
