@@ -18,19 +18,19 @@
 import { infoboxPage, microdataPage } from './extra-shapes.js';
 import { homepageLdPage, profileCardPage, roundupPages } from './more-shapes.js';
 import { addDays, documentHtml, esc, hashOf, slugify } from './html.js';
-import { rankedListPages, spotlightPage, spotlightUrl, trackerProfilePage, trackerUrl } from './variant-shapes.js';
+import { profileLdPage, profileLdUrl, rankedListPages, spotlightPage, spotlightUrl, trackerProfilePage, trackerUrl } from './variant-shapes.js';
 import type { DevEntity } from './records.js';
 import type { EntityGroup, EntityView, KindSite } from './site-model.js';
 
 export type Split = 'dev' | 'test';
 export type Shape = 'profile-list' | 'about' | 'directory' | 'table' | 'infobox' | 'microdata' | 'profile-card' | 'homepage-ld' | 'roundup'
-  | 'tracker-profile' | 'spotlight' | 'ranked-list'
+  | 'tracker-profile' | 'spotlight' | 'ranked-list' | 'profile-ld'
   | 'profile-dl' | 'jsonld' | 'news';
 
 export const SHAPES_BY_SPLIT: Record<Split, readonly Shape[]> = {
   dev: ['profile-list', 'about', 'directory', 'table', 'infobox', 'microdata', 'profile-card', 'homepage-ld', 'roundup',
     // The robustness slice (variant-shapes.ts): other labels, markups, prose and page noise, from the same records.
-    'tracker-profile', 'spotlight', 'ranked-list'],
+    'tracker-profile', 'spotlight', 'ranked-list', 'profile-ld'],
   test: ['profile-dl', 'jsonld', 'news'],
 };
 
@@ -223,6 +223,7 @@ class WebBuilder {
       if (shapes.includes('homepage-ld')) this.add(homepageLdPage(v.entity, this.options.day));
       if (shapes.includes('tracker-profile')) this.add(trackerProfilePage(v.entity, entities, this.options.day));
       if (shapes.includes('spotlight')) this.add(spotlightPage(v.entity, entities, this.options.day));
+      if (shapes.includes('profile-ld')) this.add(profileLdPage(v.entity, entities, this.options.day));
       if (shapes.includes('profile-dl')) this.profileDl(v);
       if (shapes.includes('jsonld')) this.jsonLd(v);
     }
@@ -233,7 +234,8 @@ class WebBuilder {
       if (shapes.includes('news')) this.news(g, members);
       if (shapes.includes('roundup')) for (const page of roundupPages(g, members.map((m) => m.entity), this.options.day, shapes)) this.add(page);
       if (shapes.includes('ranked-list')) {
-        const linkOf = (e: DevEntity) => (shapes.includes('tracker-profile') ? trackerUrl(e) : shapes.includes('spotlight') ? spotlightUrl(e) : this.profileListUrl(e));
+        const linkOf = (e: DevEntity) => (shapes.includes('tracker-profile') ? trackerUrl(e) : shapes.includes('spotlight') ? spotlightUrl(e)
+          : shapes.includes('profile-ld') ? profileLdUrl(e) : this.profileListUrl(e));
         for (const page of rankedListPages(g, members.map((m) => m.entity), entities, this.options.day, linkOf)) this.add(page);
       }
     }

@@ -20,12 +20,17 @@
  *   separated meta line) or as a ranked table whose first column is the rank and whose name column is headed
  *   "Organization name" / "Researcher" / "Paper title", with columns under other labels; plus a "Sponsored"
  *   card naming an entity outside the group.
+ * - `profile-ld`: a data site's page whose facts are only in JSON-LD, arranged as other sites arrange it: a
+ *   `ProfilePage` whose `mainEntity` is the entity, types as full schema.org URLs, addresses as a list of
+ *   PostalAddress objects, an employee count as a `QuantitativeValue` with one `value`, full founding dates,
+ *   `alumniOf`/`affiliation` arrays, `author` as plain strings, `about` as a `Thing`; its visible text is the
+ *   name, a line, and a "Similar" widget.
  */
 import { addDays, documentHtml, esc, hashOf, pick, slugify, thousands } from './html.js';
 import type { CompanyFields, DevEntity, PaperFields, Place, ResearcherFields } from './records.js';
 import type { EntityGroup } from './site-model.js';
 
-export type VariantShape = 'tracker-profile' | 'spotlight' | 'ranked-list';
+export type VariantShape = 'tracker-profile' | 'spotlight' | 'ranked-list' | 'profile-ld';
 
 export interface VariantPage {
   url: string;
@@ -359,4 +364,71 @@ export function rankedListPages(g: EntityGroup, members: readonly DevEntity[], p
       html: documentHtml({ url, title: `${title} | ${LISTS.name}`, description, published, siteName: LISTS.name, body }) });
   }
   return out;
+}
+
+// ── profile-ld ──────────────────────────────────────────────────────────────────────────────────
+
+const DATA_SITE = { host: 'entitydata.example', name: 'Entity Data' };
+
+export function profileLdUrl(e: DevEntity): string {
+  return `https://${DATA_SITE.host}/${e.kind}/${e.slug}`;
+}
+
+function entityJsonLd(e: DevEntity): Record<string, unknown> {
+  const f = e.fields;
+  const S = 'https://schema.org/';
+  const address = (p: Place) => ({ '@type': `${S}PostalAddress`, ...(p.city ? { addressLocality: p.city } : {}), ...(p.region ? { addressRegion: p.region } : {}), ...(p.country ? { addressCountry: country(p.country) } : {}) });
+  if (f.kind === 'company') {
+    const c = f as CompanyFields;
+    return {
+      '@type': `${S}${c.nonprofit ? 'NGO' : 'Corporation'}`,
+      name: e.name,
+      description: c.oneLiner,
+      ...(c.places.length ? { address: c.places.map(address) } : {}),
+      ...(e.date ? { foundingDate: e.date } : {}),
+      ...(c.teamSize !== null ? { numberOfEmployees: { '@type': `${S}QuantitativeValue`, value: c.teamSize } } : {}),
+      ...(c.industry !== 'Unspecified' ? { knowsAbout: [c.industry, ...(c.subindustry ? [c.subindustry] : []), ...c.tags] } : c.tags.length ? { knowsAbout: c.tags } : {}),
+      ...(c.batch ? { memberOf: { '@type': `${S}Organization`, name: `Y Combinator ${c.batch}` } } : {}),
+      additionalProperty: [
+        ...(c.status === 'Acquired' || c.status === 'Public' ? [{ '@type': `${S}PropertyValue`, name: 'Company status', value: c.status === 'Public' ? 'Public company' : 'Acquired' }] : []),
+        { '@type': `${S}PropertyValue`, name: 'Hiring', value: c.hiring ? 'Yes' : 'No' },
+        ...(c.regions.includes('Fully Remote') ? [{ '@type': `${S}PropertyValue`, name: 'Remote', value: 'Fully remote' }] : []),
+      ],
+      ...(c.status === 'Inactive' ? { dissolutionDate: 'Closed' } : {}),
+      ...(c.website ? { sameAs: [c.website] } : {}),
+    };
+  }
+  if (f.kind === 'researcher') {
+    const r = f as ResearcherFields;
+    return {
+      '@type': `${S}Person`,
+      name: e.name,
+      ...(r.birthDate ? { birthDate: r.birthDate } : {}),
+      ...(r.birthCity || r.birthCountry ? { birthPlace: [r.birthCity, country(r.birthCountry)].filter(Boolean).join(', ') } : {}),
+      ...(r.affiliations.length ? { affiliation: r.affiliations.map((a) => ({ '@type': `${S}Organization`, name: a.name, ...(a.city || a.country ? { address: { '@type': `${S}PostalAddress`, ...(a.city ? { addressLocality: a.city } : {}), ...(a.country ? { addressCountry: country(a.country) } : {}) } } : {}) })) } : {}),
+      award: [`${prizeName(r.category)} (${r.prizeYear})`],
+      knowsAbout: { '@type': `${S}Thing`, name: r.category === 'Medicine' ? 'Physiology or Medicine' : r.category },
+      gender: r.gender,
+    };
+  }
+  const p = f as PaperFields;
+  return {
+    '@type': `${S}ScholarlyArticle`,
+    name: e.name,
+    author: p.authors.map(authorName),
+    datePublished: `${p.pubYear}-01-01`,
+    about: { '@type': `${S}Thing`, name: p.field },
+    citation: `${prizeName(p.field)} ${p.prizeYear}`,
+  };
+}
+
+export function profileLdPage(e: DevEntity, pool: readonly DevEntity[], day: string): VariantPage {
+  const url = profileLdUrl(e);
+  const line = tagline(e);
+  const ld = { '@context': 'https://schema.org', '@type': 'https://schema.org/ProfilePage', url, mainEntity: entityJsonLd(e) };
+  const similar = others(e, pool, 3).map((o) => `<li><a href="${esc(profileLdUrl(o))}">${esc(o.name)}</a></li>`).join('\n');
+  const body = `${COOKIE_BANNER}\n<main><h1>${esc(e.name)}</h1>\n<p>${esc(line)}</p>\n<section class="similar"><h2>Similar</h2><ul>\n${similar}\n</ul></section></main>`;
+  const title = `${e.name} — ${DATA_SITE.name}`;
+  const published = e.date ?? day;
+  return { url, shape: 'profile-ld', title, description: line, published, entities: [e.key], html: documentHtml({ url, title, description: line, published, siteName: DATA_SITE.name, body, jsonLd: [ld] }) };
 }
