@@ -106,6 +106,16 @@ function kindOfSchemaType(type: unknown): EntityType | null {
   return null;
 }
 
+/**
+ * The form an organisation's schema.org type states ("NGO", "GovernmentOrganization", "Corporation"), as
+ * the type's own name: a type more specific than Organization says what kind of organisation it is, as a
+ * "Type" fact would on a profile.
+ */
+function organisationForm(type: unknown): string | null {
+  const names = (Array.isArray(type) ? type : [type]).filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^.*[/#]/, ''));
+  return names.find((n) => SCHEMA_KIND[n.toLowerCase()] === 'company' && !/^(?:organization|company)$/i.test(n)) ?? null;
+}
+
 // ── JSON-LD ─────────────────────────────────────────────────────────────────────────────────────
 
 /** JSON-LD nodes by their @id, so a reference ({"@id": "#org"}) reads as the node it points to. */
@@ -219,6 +229,8 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
         const text = valueText(value, 0, nodes);
         if (text && text.length <= 600) facts.push({ label, value: text });
       }
+      const form = organisationForm(type);
+      if (form && kind === 'company' && !facts.some((f) => f.label === 'Type')) facts.push({ label: 'Type', value: form });
       const url = typeof o.url === 'string' ? o.url : null;
       things.push({ kind, name, link: url, facts });
     }

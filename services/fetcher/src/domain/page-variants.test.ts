@@ -136,3 +136,19 @@ describe('page model: the subject of an article', () => {
     expect(page.model?.subject?.name).toBe('Ada E. Yonath');
   });
 });
+
+describe('page model: JSON-LD arranged as other sites arrange it', () => {
+  it('a ProfilePage whose mainEntity is an NGO typed by full URL: the NGO is the subject, its type a quotable "Type" fact', () => {
+    const page = extractHtml(`<html><head><title>Noora Health — Entity Data</title><script type="application/ld+json">${JSON.stringify({
+      '@context': 'https://schema.org', '@type': 'https://schema.org/ProfilePage', url: 'https://entitydata.example/company/noora-health',
+      mainEntity: { '@type': 'https://schema.org/NGO', name: 'Noora Health', foundingDate: '2014-03-01',
+        address: [{ '@type': 'https://schema.org/PostalAddress', addressLocality: 'Bengaluru', addressCountry: 'India' }],
+        numberOfEmployees: { '@type': 'https://schema.org/QuantitativeValue', value: 110 } },
+    })}</script></head><body><main><h1>Noora Health</h1><p>Training patients and their families with health skills.</p></main></body></html>`);
+    const subject = page.model!.subject!;
+    expect(subject).toMatchObject({ name: 'Noora Health', kind: 'company' });
+    expect(subject.facts.map((f) => [f.label, f.value])).toEqual(expect.arrayContaining([['Type', 'NGO'], ['Location', 'Bengaluru, India'], ['Team size', '110']]));
+    for (const f of subject.facts) expect(page.passages).toContain(f.passage);
+  });
+});
+

@@ -90,3 +90,13 @@ describe('labels listings abbreviate', () => {
     expect(await outcomes('companies launched before 2015', page)).toEqual(['yes', 'no']);
   });
 });
+
+describe('an organisation typed by schema.org', () => {
+  it('"Type: NGO" (a JSON-LD NGO) answers "nonprofits"; a Corporation does not', async () => {
+    const site = { urlPrefix: 'https://entitydata.example/company/', siteName: 'Entity Data', titleSuffix: 'Entity Data' };
+    expect(await outcomes('nonprofits in India', profilePage(site, 'Noora Health', [fact('Type', 'NGO'), fact('Location', 'Bengaluru, India')]))).toEqual(['yes', 'yes', 'yes']);
+    const corporation = await outcomes('nonprofits in India', profilePage(site, 'Razorpay', [fact('Type', 'Corporation'), fact('Location', 'Bengaluru, India')]));
+    expect(corporation).not.toEqual(['yes', 'yes', 'yes']);
+  });
+});
+
