@@ -63,6 +63,39 @@ const SIZE_PATTERNS: [RegExp, (a: number, b?: number) => [number | null, number 
   [new RegExp(String.raw`\b(?:with |having |that have |of )?${NUMBER} or (?:fewer|less) ${STAFF}`, 'i'), (a) => [null, a]],
 ];
 
+/**
+ * The headcount said with the team word first: "a team of 10 or fewer", "teams of 10-50", "a headcount above
+ * 1000", "team size under 20", "a staff of over 200". The comparator and the "or fewer"/"+" after the number
+ * give the bound, as they do after it.
+ */
+const TEAM_FIRST = new RegExp(
+  String.raw`\b(?:with\s+|having\s+)?(?:an?\s+)?(?:teams?|headcount|staff|workforce)(?:\s+size)?\s+(?:of\s+)?` +
+  String.raw`(?:(more than|over|above|greater than|at least|fewer than|less than|under|below|at most|no more than|up to)\s+)?` +
+  String.raw`(\d[\d,.]*(?:\s*k\b)?)(?:\s*(?:-|–|to)\s*(\d[\d,.]*(?:\s*k\b)?))?(\s*\+|\s+or\s+(?:more|fewer|less)|\s+and\s+(?:up|above|more))?` +
+  String.raw`(?:\s+(?:people|employees|members|staff|persons))?`,
+  'i',
+);
+
+function teamFirstBounds(m: RegExpExecArray): [number | null, number | null] | null {
+  const a = readNumber(m[2]!);
+  if (a === null) return null;
+  if (m[3] !== undefined) {
+    const b = readNumber(m[3]);
+    return b === null ? null : [a, b];
+  }
+  const cmp = (m[1] ?? '').toLowerCase();
+  const tail = (m[4] ?? '').trim().toLowerCase();
+  if (/^(?:more than|over|above|greater than)$/.test(cmp)) return [Math.floor(a) + 1, null];
+  if (cmp === 'at least' || tail === '+' || /more|up|above/.test(tail)) return [a, null];
+  if (/^(?:fewer than|less than|under|below)$/.test(cmp)) return [null, Math.ceil(a) - 1];
+  if (/^(?:at most|no more than|up to)$/.test(cmp) || /fewer|less/.test(tail)) return [null, a];
+  // "a team of 12" alone is a size, not a bound: not read.
+  return null;
+}
+
+/** "hundreds of employees", "thousands of staff": the order of magnitude people mean. */
+const MAGNITUDE = /\b(?:with\s+)?(tens of thousands|thousands|hundreds) of (?:employees|people|staff|workers)\b/i;
+
 /** A number as written: digits ("1,000", "2.5k") or words ("five hundred"), read with compromise. */
 export function readNumber(raw: string): number | null {
   const s = raw.trim().toLowerCase();
@@ -114,10 +147,27 @@ export function readConstraints(query: string): TypedConstraints {
     const b = m[2] !== undefined ? readNumber(m[2]) : undefined;
     if (a === null || b === null) continue;
     const [min, max] = bounds(a, b ?? undefined);
-    size = { min, max, phrase: m[0].trim() };
-    rest = cut(rest, m.index, m.index + m[0].length);
+    // "with teams of 10-50 people", "a team of 5 to 10 people": the team word before the number goes with it.
+    const lead = /(?:\b(?:with|having)\s+)?(?:\ban?\s+)?\bteams?\s*$/i.exec(rest.slice(0, m.index));
+    const start = lead ? lead.index : m.index;
+    size = { min, max, phrase: rest.slice(start, m.index + m[0].length).trim() };
+    rest = cut(rest, start, m.index + m[0].length);
     break;
   }
+  const team = size ? null : TEAM_FIRST.exec(rest);
+  const teamBounds = team ? teamFirstBounds(team) : null;
+  if (team && teamBounds) {
+    size = { min: teamBounds[0], max: teamBounds[1], phrase: team[0].trim() };
+    rest = cut(rest, team.index, team.index + team[0].length);
+  }
+  const magnitude = size ? null : MAGNITUDE.exec(rest);
+  if (magnitude) {
+    const word = magnitude[1]!.toLowerCase();
+    size = word === 'hundreds' ? { min: 100, max: 999, phrase: magnitude[0].trim() } : { min: word === 'thousands' ? 1000 : 10000, max: null, phrase: magnitude[0].trim() };
+    rest = cut(rest, magnitude.index, magnitude.index + magnitude[0].length);
+  }
+  // "fewer than 10 people on the team": the team word after the number says no more.
+  if (size) rest = rest.replace(/\s*\b(?:on|in)\s+(?:the|their|its)\s+team\b/i, '').replace(/\s+/g, ' ').trim();
   let remote: 'fully' | 'any' | null = null;
   const r = REMOTE.exec(rest);
   if (r) {

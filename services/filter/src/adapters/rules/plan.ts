@@ -28,7 +28,9 @@ const DROP = new Set([
   // Intensifiers: "fully remote" is checked as "remote".
   'fully', 'entirely', 'completely', 'truly', 'very',
   // Vague size words ("small AI startups", "mid-sized companies"): no page prints them; a number does (size).
-  'small', 'smaller', 'tiny', 'mid', 'midsize', 'midsized', 'sized', 'big',
+  'small', 'smaller', 'tiny', 'mid', 'midsize', 'midsized', 'sized', 'big', 'large', 'larger', 'huge',
+  // "companies employing more than 500 people": the verb of a headcount read as a size.
+  'employing', 'employs', 'employ',
   // Verbs that link a thing to its event, which pages do not print ("papers that led to a Nobel prize",
   // "cited for the 2001 prize"): the event itself is what is checked.
   'led', 'lead', 'leading', 'resulted', 'contributed', 'cited', 'recognized', 'recognised', 'honored', 'honoured',
@@ -151,6 +153,8 @@ export interface ParsedQuery {
   typed: TypedConstraints;
   /** "education" of "working on education": the topic as the query phrased it, for the filter title. */
   topicPhrase: string | null;
+  /** "makes", "sells": the verb of the topic when the query said what they make or sell; null for "works on". */
+  topicVerb?: string | null;
   /** For the user: period-like words that were left out (one `status` event each). */
   notes: string[];
 }
@@ -189,10 +193,17 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   if (found) text = text.replace(/\s+(?:at|from)\s+(?:institutions|universities|labs|laboratories|organi[sz]ations)\b/i, '').trim();
   // "working on education", "focused on climate", "in the payments space": the topic, said as people say it.
   let topicPhrase: string | null = null;
+  let topicVerb: string | null = null;
   const topic = /\b(?:(?:that|which|who)\s+)?(?:(?:are|is)\s+)?(?:work(?:s|ing)?|focus(?:es|ed|ing)?|specializ(?:e|es|ed|ing)|building|operat(?:e|es|ing))\s+(?:on|in)\s+(.+?)(?=\s+(?:that|which|who|and)\b|$)/i.exec(text)
-    ?? /\bin\s+the\s+(.+?)\s+(?:space|industry|sector|field|market)\b/i.exec(text);
+    ?? /\bin\s+the\s+(.+?)\s+(?:space|industry|sector|field|market)\b/i.exec(text)
+    // "teams building developer tools", "startups making robots", "companies that sell software": what they make,
+    // said after the noun (never at the start: "building materials companies" is a sector).
+    ?? /(?<=\S\s+)(?:(?:that|which|who)\s+(?:are\s+)?)?(build(?:s|ing)?|mak(?:e|es|ing)|develop(?:s|ing)?|creat(?:e|es|ing)|sell(?:s|ing)?|offer(?:s|ing)?|provid(?:e|es|ing))\s+(.+?)(?=\s+(?:that|which|who|and|with)\b|$)/i.exec(text);
   if (topic) {
-    topicPhrase = topic[1]!.trim();
+    // The verb people used ("makes robots", "sells software"), when it says what they do more exactly than "works on".
+    const made = topic.length > 2 && topic[2] !== undefined;
+    topicPhrase = (made ? topic[2]! : topic[1]!).trim();
+    if (made) topicVerb = THIRD_PERSON[topic[1]!.toLowerCase().replace(/(?:s|es|ing|e)$/, '')] ?? null;
     text = `${text.slice(0, topic.index)} ${topicPhrase} ${text.slice(topic.index + topic[0].length)}`.replace(/\s+/g, ' ').trim();
   }
   const kindCue = detectEntityType(text);
@@ -230,6 +241,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     dateRange: period?.range ?? null,
     typed,
     topicPhrase,
+    topicVerb,
     notes: reading.unclear.map(unclearPeriodMessage),
   };
 }
@@ -250,6 +262,14 @@ function dateWords(range: DateRange): string {
   return describeRange(range);
 }
 
+/** A type title that opens with what it does ("Works on education", "Makes robots"): the rest is its topic. */
+const TOPIC_VERB_TITLE = /^(?:Works on|Builds|Makes|Develops|Creates|Sells|Offers|Provides) /;
+
+/** The verbs of what a company makes, in the third person, by their stem. */
+const THIRD_PERSON: Record<string, string> = {
+  build: 'builds', mak: 'makes', make: 'makes', develop: 'develops', creat: 'creates', create: 'creates', sell: 'sells', offer: 'offers', provid: 'provides', provide: 'provides',
+};
+
 /** Kinds that are founded: "started" said of them is a founding. */
 const FOUNDED_KINDS: ReadonlySet<EntityType> = new Set(['company']);
 
@@ -266,9 +286,10 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   const isAlower = parsed.entityType === 'news' ? 'is' : `is ${article(headPhrase)}`;
   const typeGroups = alternativeGroups(parsed.qualifierAlternatives);
   const onlyTopic = parsed.topicPhrase !== null && parsed.qualifiers.every((q) => parsed.topicPhrase!.toLowerCase().includes(q.toLowerCase()));
-  const typeTitle = onlyTopic ? `Works on ${parsed.topicPhrase}` : `${isA} ${headPhrase}`;
+  const verb = parsed.topicVerb ?? 'works on';
+  const typeTitle = onlyTopic ? `${capitalise(verb)} ${parsed.topicPhrase}` : `${isA} ${headPhrase}`;
   const typeCriterion = onlyTopic
-    ? `The ${kind} works on ${parsed.topicPhrase}.`
+    ? `The ${kind} ${verb} ${parsed.topicPhrase}.`
     : headPhrase === kind ? `It is ${article(kind)} ${kind}.` : `The ${kind} ${isAlower} ${headPhrase}.`;
   filters.push(
     filter(filters.length + 1, typeTitle, typeCriterion, {
@@ -354,7 +375,7 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   // Where it is based; a birth place ("born in Japan") is searched as the words pages print.
   const loc = specs.find((s) => s.kind === 'location' && s.relation !== 'birth');
   const event = specs.find((s) => s.kind === 'event');
-  const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '').replace(/^Works on /, '') ?? '';
+  const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '').replace(TOPIC_VERB_TITLE, '') ?? '';
   // A place to exclude ("outside the United States") is no word to search for: it finds exactly the excluded.
   const born = specs.find((s) => s.kind === 'location' && s.relation === 'birth');
   const place = [
@@ -445,7 +466,7 @@ function typedPhrasings(specs: readonly FilterSpec[], typeTitle: string, place: 
   // Nonprofits call themselves organisations, not companies.
   const plural = noun === 'company' && specs.some((s) => s.kind === 'form' && s.form === 'nonprofit') ? 'organizations' : PLURALS[noun] ?? `${noun}s`;
   // "paper on neutrinos" → "neutrinos"; "fintech startup" → "fintech".
-  const topic = typeTitle.replace(/^Works on /, '').replace(new RegExp(`^${noun}s?\\s+(?:on|about|in|of|from)\\s+`, 'i'), '')
+  const topic = typeTitle.replace(TOPIC_VERB_TITLE, '').replace(new RegExp(`^${noun}s?\\s+(?:on|about|in|of|from)\\s+`, 'i'), '')
     .replace(new RegExp(`\\b${noun}$`, 'i'), '').replace(/\b(startup|company|organi[sz]ation)$/i, '').trim();
   const listWord = plural === 'companies' ? 'startups list' : `${plural} list`;
   const forms = specs.flatMap((s) => (s.kind === 'form' ? [FORM_WORDS[s.form] ?? ''] : [])).filter(Boolean).join(' ');

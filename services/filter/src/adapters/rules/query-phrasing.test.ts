@@ -469,3 +469,39 @@ describe('other labels for a headcount and a founding', () => {
     expect(await outcomes(p, profile('companies.example', 'Oldco', [fact('Inception', '2009')]))).toEqual(['yes', 'no']);
   });
 });
+
+describe('headcounts said with the team word first, and in round words', () => {
+  it.each([
+    ['startups with a team of 10 or fewer', 'Has at most 10 employees'],
+    ['companies with a headcount above 1000', 'Has at least 1,001 employees'],
+    ['companies with a staff of over 200', 'Has at least 201 employees'],
+    ['startups with team size under 20', 'Has at most 19 employees'],
+    ['companies with a team of 50+', 'Has at least 50 employees'],
+    ['large companies with thousands of employees', 'Has at least 1,000 employees'],
+    ['companies with hundreds of employees', 'Has 100 to 999 employees'],
+    ['startups with fewer than 10 people on the team', 'Has at most 9 employees'],
+    ['B2B software startups with teams of 10-50 people', 'Has 10 to 50 employees'],
+    ['companies employing more than 500 people', 'Has at least 501 employees'],
+  ])('"%s" → %s, and no team, number or size word is left to a topic criterion', async (query, title) => {
+    const p = await plan(query);
+    expect(p.filters.map((f) => f.title)).toContain(title);
+    expect(JSON.stringify(p.filters[0]!.spec.groups)).not.toMatch(/team|headcount|staff|thousand|hundred|employ|large|"\d+"/);
+  });
+
+  it('"a team of 12" states no bound and is left as words, not read as a size', async () => {
+    const p = await plan('startups with a team of 12');
+    expect(p.filters.some((f) => f.spec.kind === 'size')).toBe(false);
+  });
+});
+
+describe('what a company makes, said with its verb', () => {
+  it('"startups making robots" is titled "Makes robots" and met by a robotics company', async () => {
+    const p = await plan('startups making robots');
+    expect(p.filters.map((f) => f.title)).toEqual(['Makes robots']);
+    expect(p.filters[0]!.criterion).toBe('The company makes robots.');
+    expect(await outcomes(p, profile('companies.example', 'Botworks', [fact('Industry', 'Robotics')]))).toEqual(['yes']);
+    expect(await outcomes(p, profile('companies.example', 'Ledgerly', [fact('Industry', 'Fintech')]))).toEqual(['no']);
+    // A sector that opens the query is no verb: "building materials companies".
+    expect((await plan('building materials companies')).filters[0]!.title).toBe('Is a building materials company');
+  });
+});
