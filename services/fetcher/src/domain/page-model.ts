@@ -522,6 +522,7 @@ function readStructure(root: DomNode): Structure {
     const leads = lis.map(emphasisedLabel);
     const labelled = leads.filter((l) => l !== null && isLabel(l)).length;
     const factList = labelled >= 2 && labelled * 2 >= lis.length;
+    const aside = asideOf(list);
     for (const [at, li] of lis.entries()) {
       const line = text(li);
       const fact = FACT_LINE.exec(line);
@@ -535,11 +536,11 @@ function readStructure(root: DomNode): Structure {
         continue;
       }
       const first = firstLinkAtStart(li) ?? emphasisAtStart(li);
-      if (first && plausibleItemName(first.text) && line.length > first.text.length + 3) {
+      // A widget's bare links ("Similar: <a>Lumenrail</a>") are entries too: what the page says of others.
+      if (first && plausibleItemName(first.text) && (line.length > first.text.length + 3 || (aside && first.href))) {
         named.push({ name: first.text, kind: null, link: first.href, passage: line, facts: factsInside(li, line), source: 'list' });
       }
     }
-    const aside = asideOf(list);
     if (named.length >= 2) for (const item of named) if (!itemPassages.has(item.passage)) { items.push(aside ? { ...item, source: 'related' } : item); itemPassages.add(item.passage); }
   }
 

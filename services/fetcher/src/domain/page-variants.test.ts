@@ -56,6 +56,15 @@ describe('page model: facts in markup sites vary', () => {
     expect(page.model?.items.map((i) => i.name)).toEqual(['Lumenrail', 'Trackwise', 'Quaycargo']);
   });
 
+  it('a "Similar" widget of bare links names other entities (related), and a list of bare links elsewhere names none', () => {
+    const page = extractHtml(`<html><head><title>Quarkly</title></head><body><main><h1>Quarkly</h1><p>Observability for data teams.</p>
+<ul><li><b>HQ</b> Austin, Texas</li><li><b>Sector</b> Developer tools</li></ul>
+<section><h2>Similar</h2><ul><li><a href="/s/lumenrail">Lumenrail</a></li><li><a href="/s/perkly">Perkly</a></li></ul></section>
+<section><h2>Explore</h2><ul><li><a href="/tags/devtools">Developer tools</a></li><li><a href="/tags/austin">Austin</a></li></ul></section></main></body></html>`);
+    expect(page.model?.subject?.name).toBe('Quarkly');
+    expect(page.model?.items.map((i) => [i.name, i.source])).toEqual([['Lumenrail', 'related'], ['Perkly', 'related']]);
+  });
+
   it('label and value in two spans are facts; a sidebar of related companies does not hide the subject', () => {
     const page = extractHtml(spanProfile);
     const m = page.model!;
