@@ -13,7 +13,8 @@ import { lightStem, lightStems, stem, tokens } from '../../domain/text.js';
 const EVENT_START = new Set([
   'that', 'which', 'who', 'whose', 'raised', 'raising', 'secured', 'closed', 'launched', 'released', 'published',
   'opened', 'opening', 'founded', 'won', 'received', 'hiring', 'announced', 'acquired', 'speaking', 'presented',
-  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded', 'started', 'began', 'born',
+  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded', 'started', 'began', 'born', 'established',
+  'incorporated',
 ]);
 const RELATIVE = new Set(['that', 'which', 'who', 'whose', 'have', 'has', 'had', 'recently', 'just', 'were', 'was', 'is', 'are']);
 const DROP = new Set([
@@ -216,7 +217,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   const firstNoun = words.findIndex((w) => nounStem.length > 0 && stem(tokens(w)[0] ?? '') === nounStem[0]);
   let eventAt = words.findIndex((w, i) => i > Math.max(firstNoun, 0) && EVENT_START.has(w.toLowerCase()));
   if (eventAt < 0) eventAt = words.length;
-  const head = words.slice(0, eventAt).join(' ').replace(/\s+(and|in|at|from)$/i, '').replace(/\s+(working|living|operating|based|located|headquartered)$/i, '').trim();
+  const head = words.slice(0, eventAt).join(' ').replace(/^(?:in|of|at|from|for|on)\s+/i, '').replace(/\s+(and|in|at|from)$/i, '').replace(/\s+(working|living|operating|based|located|headquartered)$/i, '').trim();
   const eventWords = tokens(words.slice(eventAt).join(' '));
   const eventTerms = eventWords.filter((w) => !RELATIVE.has(w) && !DROP.has(w));
   const headTerms = splitTerms(tokens(head)).filter((t) => !DROP.has(t) && t.length > 1);
@@ -285,7 +286,9 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   const isA = parsed.entityType === 'news' ? 'Is' : `Is ${article(headPhrase)}`;
   const isAlower = parsed.entityType === 'news' ? 'is' : `is ${article(headPhrase)}`;
   const typeGroups = alternativeGroups(parsed.qualifierAlternatives);
-  const onlyTopic = parsed.topicPhrase !== null && parsed.qualifiers.every((q) => parsed.topicPhrase!.toLowerCase().includes(q.toLowerCase()));
+  // Compared as words, so "open-source developer tools" holds the qualifier "open source".
+  const topicWords = parsed.topicPhrase !== null ? ` ${tokens(parsed.topicPhrase).join(' ')} ` : '';
+  const onlyTopic = parsed.topicPhrase !== null && parsed.qualifiers.every((q) => topicWords.includes(` ${tokens(q).join(' ')} `));
   const verb = parsed.topicVerb ?? 'works on';
   const typeTitle = onlyTopic ? `${capitalise(verb)} ${parsed.topicPhrase}` : `${isA} ${headPhrase}`;
   const typeCriterion = onlyTopic

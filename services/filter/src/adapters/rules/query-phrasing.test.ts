@@ -505,3 +505,23 @@ describe('what a company makes, said with its verb', () => {
     expect((await plan('building materials companies')).filters[0]!.title).toBe('Is a building materials company');
   });
 });
+
+describe('forms, cohorts and foundings said other ways', () => {
+  it.each([
+    ['companies that IPOed after 2019', 'Is publicly traded'],
+    ['listed fintech companies', 'Is publicly traded'],
+    ['charitable organizations in the US', 'Is a nonprofit'],
+    ['YC alumni in fintech', 'Went through Y Combinator'],
+    ['companies established in 2015 or later', 'Established (in 2015 or later)'],
+  ])('"%s" has the filter "%s"', async (query, title) => {
+    const p = await plan(query);
+    expect(p.filters.map((f) => f.title)).toContain(title);
+    expect(p.filters[0]!.title).not.toMatch(/^Is an? (?:in|listed|charitable|ipoed)\b/i);
+  });
+
+  it('"companies building open-source developer tools" is one topic, titled by its verb', async () => {
+    const p = await plan('companies building open-source developer tools');
+    expect(p.filters.map((f) => f.title)).toEqual(['Builds open-source developer tools']);
+    expect(await outcomes(p, profile('companies.example', 'Gitforge', [fact('Tags', 'Developer Tools, Open Source')]))).toEqual(['yes']);
+  });
+});
