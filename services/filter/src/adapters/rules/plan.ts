@@ -9,6 +9,17 @@ import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { isKnownTerm, splitTerms, synonymGroup } from '../../domain/synonyms.js';
 import { lightStem, lightStems, stem, tokens } from '../../domain/text.js';
 
+/**
+ * Praise no page prints as a fact ("seminal papers", "promising startups", "top fintech companies"): neither
+ * checked nor put in a filter's title, which says only what is checked.
+ */
+const PRAISE = [
+  'seminal', 'influential', 'landmark', 'groundbreaking', 'notable', 'famous', 'important', 'major', 'prominent',
+  'renowned', 'well-known', 'popular', 'successful', 'promising', 'innovative', 'emerging', 'hot', 'fast-growing',
+  'high-growth', 'great', 'good', 'interesting', 'key', 'top', 'best', 'leading',
+];
+const PRAISE_WORDS = new RegExp(`(?<![\\w-])(?:${PRAISE.join('|')})(?![\\w-])\\s*`, 'gi');
+
 /** Words that start the clause about something that happened ("that raised …", "published in 2024"). */
 const EVENT_START = new Set([
   'that', 'which', 'who', 'whose', 'raised', 'raising', 'secured', 'closed', 'launched', 'released', 'published',
@@ -30,6 +41,7 @@ const DROP = new Set([
   'fully', 'entirely', 'completely', 'truly', 'very',
   // Vague size words ("small AI startups", "mid-sized companies"): no page prints them; a number does (size).
   'small', 'smaller', 'tiny', 'mid', 'midsize', 'midsized', 'sized', 'big', 'large', 'larger', 'huge',
+  ...PRAISE,
   // "companies employing more than 500 people": the verb of a headcount read as a size.
   'employing', 'employs', 'employ',
   // Verbs that link a thing to its event, which pages do not print ("papers that led to a Nobel prize",
@@ -207,6 +219,8 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     if (made) topicVerb = THIRD_PERSON[topic[1]!.toLowerCase().replace(/(?:s|es|ing|e)$/, '')] ?? null;
     text = `${text.slice(0, topic.index)} ${topicPhrase} ${text.slice(topic.index + topic[0].length)}`.replace(/\s+/g, ' ').trim();
   }
+  // "papers published in the 1960s on superconductivity": what it is about, said after the publication, is its topic.
+  text = text.replace(/\b(published|released|appeared)\s+(?:on|about|regarding|concerning)\s+(.+)$/i, 'on $2 $1');
   const kindCue = detectEntityType(text);
   // "female Nobel prize winners in science", "scientists in the sciences": for a researcher "science" is
   // the kind itself, no field to check.
@@ -225,7 +239,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   // person's noun is their role ("head of"), which stays a criterion.
   // A sector said as a kind ("fintechs", "insurtech") stays the sector it names.
   // So is a paper's ("journal articles", "preprints").
-  const kindNoun = kindCue.noun && (kindCue.type === 'company' || kindCue.type === 'paper') && !isKnownTerm(kindCue.noun) ? new Set(lightStems(kindCue.noun)) : null;
+  const kindNoun = kindCue.noun && (kindCue.type === 'paper' || (kindCue.type === 'company' && !isKnownTerm(kindCue.noun))) ? new Set(lightStems(kindCue.noun)) : null;
   const isQualifier = (t: string) => !DROP.has(t) && t.length > 1 && !GENERIC_NOUNS.has(tokens(t).map(stem).join(' ')) && !(kindNoun && lightStems(t).every((w) => kindNoun.has(w)));
   const qualifiers = headTerms.filter(isQualifier);
   return {
@@ -282,7 +296,7 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   const asOf = now.toISOString();
   const filters: FunnelFilter[] = [];
   const kind = KIND_LABEL[parsed.entityType];
-  const headPhrase = singularHead(parsed.head, parsed.noun) || kind;
+  const headPhrase = singularHead(parsed.head.replace(PRAISE_WORDS, '').trim(), parsed.noun) || kind;
   const isA = parsed.entityType === 'news' ? 'Is' : `Is ${article(headPhrase)}`;
   const isAlower = parsed.entityType === 'news' ? 'is' : `is ${article(headPhrase)}`;
   const typeGroups = alternativeGroups(parsed.qualifierAlternatives);

@@ -525,3 +525,22 @@ describe('forms, cohorts and foundings said other ways', () => {
     expect(await outcomes(p, profile('companies.example', 'Gitforge', [fact('Tags', 'Developer Tools, Open Source')]))).toEqual(['yes']);
   });
 });
+
+describe('praise is neither checked nor titled', () => {
+  it.each([
+    ['seminal papers about the Higgs boson', 'Is a paper about the Higgs boson'],
+    ['promising AI startups in Berlin', 'Is an AI startup'],
+    ['influential physics papers from the 1970s', 'Is a physics paper'],
+  ])('"%s" → "%s"', async (query, title) => {
+    const p = await plan(query);
+    expect(p.filters[0]!.title).toBe(title);
+    expect(JSON.stringify(p.filters[0]!.spec.groups)).not.toMatch(/seminal|promising|influential/);
+  });
+
+  it('"papers published between 1960 and 1970 on superconductivity": the subject is the paper\'s topic, the years its publication', async () => {
+    const p = await plan('papers published between 1960 and 1970 on superconductivity');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a paper on superconductivity', 'Published (between 1960 and 1970)']);
+    const bcs = profile('papers.example', 'Quasi particles and gauge invariance', [fact('Subject', 'superconductivity'), fact('Published', '1960')]);
+    expect(await outcomes(p, bcs)).toEqual(['yes', 'yes']);
+  });
+});
