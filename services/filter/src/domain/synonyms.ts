@@ -37,6 +37,8 @@ const ENTRIES: SynonymEntry[] = [
   { same: ['publish', 'published', 'appeared', 'publication date', 'publication year', 'date of publication'] },
   // A person's field and gender, as profiles and prize lines state them.
   { same: ['women', 'woman', 'female'], sector: false },
+  // The economics prize is printed "Nobel Memorial Prize in Economic Sciences": a Nobel prize as people say it.
+  { same: ['nobel prize', 'nobel memorial prize'], sector: false },
   // When someone was born, as profiles label it ("Born", "Date of birth", schema.org birthDate).
   { same: ['born', 'birth', 'date of birth', 'birth date', 'birthdate'], sector: false },
   { same: ['physicist', 'physics'], sector: false },

@@ -544,3 +544,11 @@ describe('praise is neither checked nor titled', () => {
     expect(await outcomes(p, bcs)).toEqual(['yes', 'yes']);
   });
 });
+
+describe('the economics prize is a Nobel prize', () => {
+  it('"female Nobel prize winners" takes a laureate whose award is printed "Nobel Memorial Prize in Economic Sciences"', async () => {
+    const p = await plan('female Nobel prize winners in science');
+    const ostrom = profile('laureates.example', 'Elinor Ostrom', [fact('Gender', 'Female'), fact('Awards', 'Nobel Memorial Prize in Economic Sciences (2009)')]);
+    expect(await outcomes(p, ostrom)).toEqual(['yes']);
+  });
+});
