@@ -528,7 +528,7 @@ export function resolveLocation(text: string): Place[] {
 }
 
 /** Words after which a query names a place. */
-const PLACE_CUE = /\b(?:in|based in|from|located in|headquartered in|near|around|out of)\s+((?:the\s+)?\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/giu;
+const PLACE_CUE = /\b(?:in|based in|from|located in|headquartered in|hq'?(?:e?d)?\s+in|near|around|out of)\s+((?:the\s+)?\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/giu;
 const NOT_PLACE = /^(Q[1-4]|January|February|March|April|May|June|July|August|September|October|November|December|the|a|an|this|last|next|my|our)$/i;
 
 /** Nouns after which "in X" names a field: prizes, awards, degrees, chairs. */

@@ -32,7 +32,7 @@ const DROP = new Set([
   'a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from', 'and', 'or', 'about', 'some', 'any',
   'all', 'find', 'list', 'show', 'me', 'give', 'search', 'looking', 'look', 'top', 'best', 'based', 'located',
   // Participles left behind when a place or prize is cut out ("working in Japan", "prize-winning").
-  'working', 'living', 'operating', 'headquartered', 'winning', 'won', 'award-winning', 'prize-winning',
+  'working', 'living', 'operating', 'headquartered', 'winning', 'won', 'award-winning', 'prize-winning', 'hq', 'hqd', 'hqed',
   // "who worked in the UK", "who lives in Japan": once the place is read, the verb that tied it asks nothing more.
   'worked', 'works', 'lived', 'lives', 'resides', 'resided',
   // "chemists affiliated with Harvard": the institution is what is checked.
@@ -231,7 +231,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   const firstNoun = words.findIndex((w) => nounStem.length > 0 && stem(tokens(w)[0] ?? '') === nounStem[0]);
   let eventAt = words.findIndex((w, i) => i > Math.max(firstNoun, 0) && EVENT_START.has(w.toLowerCase()));
   if (eventAt < 0) eventAt = words.length;
-  const head = words.slice(0, eventAt).join(' ').replace(/^(?:in|of|at|from|for|on)\s+/i, '').replace(/\s+(and|in|at|from)$/i, '').replace(/\s+(working|living|operating|based|located|headquartered)$/i, '').trim();
+  const head = words.slice(0, eventAt).join(' ').replace(/^(?:in|of|at|from|for|on)\s+/i, '').replace(/\s+(and|in|at|from|with|having)$/i, '').replace(/\s+(working|living|operating|based|located|headquartered)$/i, '').trim();
   const eventWords = tokens(words.slice(eventAt).join(' '));
   const eventTerms = eventWords.filter((w) => !RELATIVE.has(w) && !DROP.has(w));
   const headTerms = splitTerms(tokens(head)).filter((t) => !DROP.has(t) && t.length > 1);

@@ -552,3 +552,11 @@ describe('the economics prize is a Nobel prize', () => {
     expect(await outcomes(p, ostrom)).toEqual(['yes']);
   });
 });
+
+describe("HQ'd in", () => {
+  it.each(["fintech firms HQ'd in San Francisco", 'fintech firms HQed in San Francisco', 'fintech firms with HQ in San Francisco'])('"%s" leaves no "HQ" word to check', async (query) => {
+    const p = await plan(query);
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a fintech firm', 'Based in San Francisco']);
+    expect(JSON.stringify(p.filters[0]!.spec.groups)).not.toMatch(/hq|"d"/i);
+  });
+});
