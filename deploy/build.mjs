@@ -11,6 +11,24 @@ import { build } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * Third-party packages an OpenTelemetry instrumentation patches as they load (require-in-the-middle):
+ * the sources import them only after startTelemetry has enabled it (serve/adapters.ts imports the
+ * MongoDB adapter lazily). A static import of an external would be hoisted to the top of the bundle and
+ * load before any code runs, unpatched (no MongoDB spans from the image). Bundled instead as a CommonJS
+ * `require` of node_modules, which runs when the importing module is first initialised.
+ */
+const LOADED_AFTER_TELEMETRY = new Set(['mongodb']);
+const loadedAfterTelemetry = {
+  name: 'loaded-after-telemetry',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => (LOADED_AFTER_TELEMETRY.has(args.path) && args.kind === 'import-statement'
+      ? { path: args.path, namespace: 'loaded-after-telemetry' }
+      : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'loaded-after-telemetry' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 /** Workspace packages are compiled in; any other bare import stays a runtime import of node_modules. */
 const thirdPartyExternal = {
   name: 'third-party-external',
@@ -35,8 +53,9 @@ export async function buildImage(outdir) {
     target: 'node20',
     sourcemap: true,
     metafile: true,
-    plugins: [thirdPartyExternal],
-    banner: { js: '#!/usr/bin/env node' },
+    plugins: [loadedAfterTelemetry, thirdPartyExternal],
+    // `require` for the packages bundled as a CommonJS require (LOADED_AFTER_TELEMETRY).
+    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __leadfinderCreateRequire } from 'node:module';\nconst require = __leadfinderCreateRequire(import.meta.url);" },
     logLevel: 'warning',
   });
   cpSync(join(root, 'services', 'edge', 'src', 'web', 'static'), join(outdir, 'static'), { recursive: true });
