@@ -15,7 +15,10 @@
  * - `official-json`: the same transport with the official serializer (`@opentelemetry/otlp-transformer`,
  *   what `@opentelemetry/exporter-trace-otlp-http` sends);
  * - `protobuf`: `@opentelemetry/exporter-trace-otlp-proto` (`OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf`).
- * `BATCH=<n>` sets the batch processor's `maxExportBatchSize` (default 512, the SDK's).
+ * `BATCH=<n>` sets the batch processor's `maxExportBatchSize` (default 512, the SDK's). `CHURN=<n>` allocates n
+ * short-lived objects per trace, as a request does (1,500 is about what an edge `POST` costs in CPU): spans
+ * the batch processor holds then live through young-generation collections, which is most of the gap
+ * between this figure and the edge's (bench/README.md).
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +92,9 @@ function acceptedSearch(t: Tracers): void {
   server.end();
 }
 
+const churn = Number(process.env.CHURN) || 0;
+/** Where CHURN's objects go, so the allocation is not optimised away. */
+let garbage: unknown;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
@@ -119,6 +125,7 @@ async function main(): Promise<void> {
         const before = process.cpuUsage();
         for (let i = 0; i < WINDOW; i++) {
           acceptedSearch(setup.tracers);
+          if (churn) garbage = Array.from({ length: churn }, (_, j) => ({ j, text: `x${j}`, list: [j] }));
           // Between requests a server returns to its event loop: batches are exported there.
           if (i % 8 === 7) await new Promise((resolve) => setImmediate(resolve));
         }
@@ -131,7 +138,7 @@ async function main(): Promise<void> {
     const exportCost = Object.fromEntries(kinds.filter((k) => k !== 'none').map((k) =>
       [k, Math.round(median(perTrace[k].map((x, i) => x - perTrace.none[i]!)) * 10) / 10]));
     console.log(JSON.stringify({
-      spansPerTrace: 7, batch, rounds,
+      spansPerTrace: 7, batch, rounds, churn, kept: garbage === undefined ? 0 : 1,
       sdkSpansUsPerTrace: Math.round(median(perTrace.none) * 10) / 10,
       exportUsPerTrace: exportCost,
     }));
