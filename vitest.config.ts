@@ -55,6 +55,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits up to 10 s (vitest's default is 1 s): on two shared cores a page or a server can take
+    // longer than a second to show what it already does; a passing poll returns as soon as it holds.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // Compiles the service once per run (reused while the sources are unchanged): test children start
     // `leadfinder serve` from the bundle the image runs, 2 CPU-seconds a start instead of 3.5 through tsx.
