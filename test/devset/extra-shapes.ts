@@ -13,7 +13,7 @@
  * They exercise what generalises (label–value facts under other labels, schema.org vocabulary) without
  * showing the held-out shapes (dl profiles, JSON-LD pages, news).
  */
-import { documentHtml, esc } from './html.js';
+import { documentHtml, esc, prizeName } from './html.js';
 import type { CompanyFields, DevEntity, PaperFields, Place, ResearcherFields } from './records.js';
 
 export type ExtraShape = 'infobox' | 'microdata';
@@ -53,7 +53,7 @@ function placeLine(p: Place): string {
 }
 
 /** "thouless, dj" → "D. J. Thouless". */
-function authorName(raw: string): string {
+export function authorName(raw: string): string {
   const [last, initials] = raw.split(',').map((s) => s.trim());
   const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
   const lastName = (last ?? '').split(/\s+/).map(cap).join(' ');
@@ -67,10 +67,6 @@ function companyType(f: CompanyFields): string {
   if (f.status === 'Acquired') return 'Subsidiary (acquired)';
   if (f.status === 'Inactive') return 'Defunct';
   return 'Private company';
-}
-
-function prizeName(category: string): string {
-  return category === 'Economics' ? 'Nobel Memorial Prize in Economic Sciences' : `Nobel Prize in ${category === 'Medicine' ? 'Physiology or Medicine' : category}`;
 }
 
 function fieldName(category: string): string {

@@ -107,3 +107,14 @@ export function addDays(day: string, days: number): string {
 export function thousands(n: number): string {
   return n.toLocaleString('en-US');
 }
+
+/** A Nobel prize's full name: "Economics" is the Memorial Prize, "Medicine" is Physiology or Medicine. */
+export function prizeName(category: string): string {
+  return category === 'Economics' ? 'Nobel Memorial Prize in Economic Sciences' : `Nobel Prize in ${category === 'Medicine' ? 'Physiology or Medicine' : category}`;
+}
+
+/** "Winter 2012" → "W12". */
+export function batchCode(batch: string): string {
+  const m = /^(Winter|Summer|Spring|Fall)\s+(\d{4})$/.exec(batch);
+  return m ? `${m[1]!.charAt(0)}${m[2]!.slice(2)}` : batch;
+}

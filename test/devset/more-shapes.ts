@@ -17,7 +17,7 @@
  * entity pages in two unlike shapes, and prose that names several entities. `npm run quality -- --split dev
  * --shapes profile-card,homepage-ld,roundup` measures the engine on them alone.
  */
-import { addDays, documentHtml, esc, hashOf, pick, slugify, thousands } from './html.js';
+import { addDays, batchCode, documentHtml, esc, hashOf, pick, prizeName, slugify, thousands } from './html.js';
 import type { CompanyFields, DevEntity, PaperFields, Place, ResearcherFields } from './records.js';
 import type { EntityGroup } from './site-model.js';
 
@@ -78,16 +78,6 @@ export function sizeBucket(n: number): { min: number; max: number | null; text: 
   const buckets: [number, number | null][] = [[1, 10], [11, 50], [51, 200], [201, 500], [501, 1000], [1001, 5000], [5001, 10000], [10001, null]];
   const [min, max] = buckets.find(([lo, hi]) => n >= lo && (hi === null || n <= hi)) ?? [1, 10];
   return { min, max, text: max === null ? `${thousands(min)}+ employees` : `${thousands(min)}-${thousands(max)} employees` };
-}
-
-/** "Winter 2012" → "W12". */
-function batchCode(batch: string): string {
-  const m = /^(Winter|Summer|Spring|Fall)\s+(\d{4})$/.exec(batch);
-  return m ? `${m[1]!.charAt(0)}${m[2]!.slice(2)}` : batch;
-}
-
-function prizeName(category: string): string {
-  return category === 'Economics' ? 'Nobel Memorial Prize in Economic Sciences' : `Nobel Prize in ${category === 'Medicine' ? 'Physiology or Medicine' : category}`;
 }
 
 /** "thouless, dj" → "D.J. Thouless" (another way of printing the record's abbreviated names). */

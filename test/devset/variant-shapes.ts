@@ -26,7 +26,8 @@
  *   `alumniOf`/`affiliation` arrays, `author` as plain strings, `about` as a `Thing`; its visible text is the
  *   name, a line, and a "Similar" widget.
  */
-import { addDays, documentHtml, esc, hashOf, pick, slugify, thousands } from './html.js';
+import { addDays, batchCode, documentHtml, esc, hashOf, pick, prizeName, slugify, thousands } from './html.js';
+import { authorName } from './extra-shapes.js';
 import type { CompanyFields, DevEntity, PaperFields, Place, ResearcherFields } from './records.js';
 import type { EntityGroup } from './site-model.js';
 
@@ -70,25 +71,6 @@ function placeText(p: Place, seed: string): string {
   }
   if (us && p.region) return `${US_STATES[p.region] ?? p.region}, United States`;
   return [p.city, country(p.country)].filter(Boolean).join(', ');
-}
-
-function prizeName(category: string): string {
-  return category === 'Economics' ? 'Nobel Memorial Prize in Economic Sciences' : `Nobel Prize in ${category === 'Medicine' ? 'Physiology or Medicine' : category}`;
-}
-
-/** "thouless, dj" → "D. J. Thouless". */
-function authorName(raw: string): string {
-  const [last, initials] = raw.split(',').map((s) => s.trim());
-  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-  const lastName = (last ?? '').split(/\s+/).map(cap).join(' ');
-  const first = (initials ?? '').replace(/[^a-z]/gi, '').toUpperCase().split('').map((c) => `${c}.`).join(' ');
-  return first ? `${first} ${lastName}` : lastName;
-}
-
-/** "Winter 2012" → "W12". */
-function batchCode(batch: string): string {
-  const m = /^(Winter|Summer|Spring|Fall)\s+(\d{4})$/.exec(batch);
-  return m ? `${m[1]!.charAt(0)}${m[2]!.slice(2)}` : batch;
 }
 
 function longDate(iso: string): string {
