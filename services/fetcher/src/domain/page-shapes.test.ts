@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractHtml } from './extract.js';
+import { expectGrounded } from './page-model-testing.js';
 
 /**
  * Page shapes the research engine meets on the open web, written here from generic schema.org and HTML
@@ -32,14 +33,6 @@ const news = `<!DOCTYPE html><html><head><title>Four health startups to watch | 
 <p><a href="https://curadoc.example/about">Curadoc</a>, a Cairo startup, matches patients with specialists.</p>
 </article></body></html>`;
 
-const grounded = (page: ReturnType<typeof extractHtml>) => {
-  const m = page.model!;
-  for (const e of [...(m.subject ? [m.subject] : []), ...m.items]) {
-    expect(page.text).toContain(e.name);
-    expect(page.text).toContain(e.passage);
-    for (const f of e.facts) expect(page.text).toContain(f.passage);
-  }
-};
 
 const scienceNews = `<!DOCTYPE html><html><head><title>Cold atoms, hot prize | Lab Bulletin</title><meta property="og:type" content="article"></head><body>
 <article><h1>Cold atoms, hot prize</h1>
@@ -55,14 +48,14 @@ describe('page shapes', () => {
       ['Sector', 'Developer tools; Analytics'], ['Head office', 'Austin, Texas, United States'], ['Headcount', '85'],
       ['Established', '2019'], ['Work model', 'Remote-first'], ['Currently recruiting', 'Yes'],
     ]);
-    grounded(page);
+    expectGrounded(page);
   });
 
   it('a dl whose dt/dd pairs are wrapped in div groups (as HTML allows) gives the same facts', () => {
     const page = extractHtml(`<html><head><title>Lumenrail</title></head><body><main><h1>Lumenrail</h1>
 <dl><div><dt>Sector</dt><dd>Rail logistics</dd></div><div><dt>Head office</dt><dd>Lyon, France</dd></div></dl></main></body></html>`);
     expect(page.model?.subject?.facts.map((f) => [f.label, f.value])).toEqual([['Sector', 'Rail logistics'], ['Head office', 'Lyon, France']]);
-    grounded(page);
+    expectGrounded(page);
   });
 
   it('a JSON-LD-only Person: facts from jobTitle, gender, award, knowsAbout, and the affiliation with its address', () => {
@@ -72,7 +65,7 @@ describe('page shapes', () => {
     expect(facts).toMatchObject({ 'Job title': 'Professor of Physics', Gender: 'Female', Award: 'Nobel Prize in Physics (2011)' });
     expect(facts.Affiliation).toBe('Uppsala University, Uppsala, SE');
     expect(Object.values(facts)).toContain('neutrino oscillations, particle physics');
-    grounded(page);
+    expectGrounded(page);
   });
 
   it('a JSON-LD-only ScholarlyArticle: a paper with its authors, date, subject and keywords', () => {
@@ -81,7 +74,7 @@ describe('page shapes', () => {
     expect(subject).toMatchObject({ name: 'Cooling atoms to a single quantum state', kind: 'paper' });
     const facts = Object.fromEntries(subject.facts.map((f) => [f.label, f.value]));
     expect(facts).toMatchObject({ Author: 'Ines Morgan, Tomas Ruiz', Published: '1995-07-14', About: 'Bose-Einstein condensate' });
-    grounded(page);
+    expectGrounded(page);
   });
 
   it('a news article naming several organisations: each is an item whose passage is its own sentence, its site the lead', () => {
@@ -92,7 +85,7 @@ describe('page shapes', () => {
       ['Kliniq', 'https://kliniq.example/', 'In Nairobi, Kliniq sells diagnostic kits to pharmacies.'],
       ['Curadoc', 'https://curadoc.example/about', 'Curadoc, a Cairo startup, matches patients with specialists.'],
     ]);
-    grounded(page);
+    expectGrounded(page);
   });
 
   it('a science news story: a linked paper title (its page carries the title) and a linked researcher are items; a topic link is not', () => {
@@ -101,6 +94,6 @@ describe('page shapes', () => {
       ['Cooling atoms to a single quantum state', 'The committee singled out Cooling atoms to a single quantum state, a 1995 report of the first condensate.'],
       ['Ines Morgan', 'Its lead author, Ines Morgan, now directs a laboratory in Boulder.'],
     ]);
-    grounded(page);
+    expectGrounded(page);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractHtml } from './extract.js';
+import { expectGrounded } from './page-model-testing.js';
 
 /**
  * Markup real sites vary for the same facts, and the noise around them: labels in bold without a colon,
@@ -8,14 +9,6 @@ import { extractHtml } from './extract.js';
  * from any one site; every name, fact and passage must be text of the page (grounding).
  */
 
-const grounded = (page: ReturnType<typeof extractHtml>) => {
-  const m = page.model!;
-  for (const e of [...(m.subject ? [m.subject] : []), ...m.items]) {
-    expect(page.text).toContain(e.name);
-    expect(page.text).toContain(e.passage);
-    for (const f of e.facts) expect(page.text).toContain(f.passage);
-  }
-};
 
 const COOKIES = '<div class="cookie-banner"><p>We use cookies to improve your experience. By continuing you accept our cookie policy.</p><a href="/privacy">Settings</a></div>';
 
@@ -45,7 +38,7 @@ describe('page model: facts in markup sites vary', () => {
     expect(m.subject?.facts[0]!.passage).toBe('HQ Austin, Texas');
     // The widget's entries are other companies, kept as leads of their own, and no label became a name.
     expect(m.items.map((i) => [i.name, i.source])).toEqual([['Lumenrail', 'related'], ['Perkly', 'related']]);
-    grounded(page);
+    expectGrounded(page);
   });
 
   it('a list of bold names with a line each is still a directory', () => {
@@ -73,7 +66,7 @@ describe('page model: facts in markup sites vary', () => {
       ['Based in', 'Ibadan, Nigeria', 'Based in Ibadan, Nigeria'], ['Sector', 'Healthcare', 'Sector Healthcare'], ['Team size', '240', 'Team size 240'],
     ]);
     expect(m.items.every((i) => i.source === 'related')).toBe(true);
-    grounded(page);
+    expectGrounded(page);
   });
 
   it('labels printed as small headings over their values are facts, not cards named "Headquarters"', () => {
@@ -82,7 +75,7 @@ describe('page model: facts in markup sites vary', () => {
 <section>${wrap('Headquarters', 'Lyon, France')}${wrap('Sector', 'Logistics')}${wrap('Employees', '120')}</section></main></body></html>`);
       expect(page.model?.subject?.facts.map((f) => [f.label, f.value])).toEqual([['Headquarters', 'Lyon, France'], ['Sector', 'Logistics'], ['Employees', '120']]);
       expect(page.model?.items).toEqual([]);
-      grounded(page);
+      expectGrounded(page);
     }
   });
 
@@ -103,7 +96,7 @@ describe('page model: listings sites vary', () => {
     const items = page.model!.items;
     expect(items.map((i) => [i.name, i.link])).toEqual([['Lumenrail', '/s/lumenrail'], ['Trackwise', '/s/trackwise']]);
     expect(items[1]!.facts).toContainEqual({ label: 'Based in', value: 'Leeds, United Kingdom', passage: '2 Trackwise Leeds, United Kingdom 45' });
-    grounded(page);
+    expectGrounded(page);
   });
 
   it('the last page of a ranking, one row under its header, is still a listing: its row is the item, its headline\'s count no name', () => {
@@ -122,7 +115,7 @@ describe('page model: listings sites vary', () => {
     expect(page.model!.items.map((i) => [i.name, i.source])).toEqual([
       ['Akira Suzuki', 'heading'], ['Ei-ichi Negishi', 'heading'], ['Ryoji Noyori', 'heading'], ['Jane Doe', 'related'],
     ]);
-    grounded(page);
+    expectGrounded(page);
   });
 });
 
@@ -136,7 +129,7 @@ describe('page model: the subject of an article', () => {
       const page = extractHtml(spotlight(headline, 'Austin-based Quarkly (YC W21) makes observability software for data teams.'));
       expect(page.model?.subject, headline).toMatchObject({ name: 'Quarkly', kind: null, source: 'headline' });
       expect(page.model?.items.map((i) => [i.name, i.source]), headline).toEqual([['Perkly', 'related'], ['Kliniq', 'related']]);
-      grounded(page);
+      expectGrounded(page);
     }
   });
 
