@@ -9,7 +9,7 @@ import { delimiter, join } from 'node:path';
  */
 export type ServerKind = 'mongodb' | 'nats';
 /** Programs some suites drive (found on PATH or at the usual place, or named by the environment). */
-export type ToolKind = 'helm' | 'chromium' | 'openapi-spec-validator' | 'schemathesis';
+export type ToolKind = 'helm' | 'chromium' | 'openapi-spec-validator' | 'schemathesis' | 'faketime';
 
 const ENV: Record<ServerKind | ToolKind, string> = {
   mongodb: 'LEADFINDER_TEST_MONGODB_URL',
@@ -18,6 +18,7 @@ const ENV: Record<ServerKind | ToolKind, string> = {
   chromium: 'LEADFINDER_TEST_CHROMIUM_BIN',
   'openapi-spec-validator': 'LEADFINDER_TEST_OPENAPI_SPEC_VALIDATOR_BIN',
   schemathesis: 'LEADFINDER_TEST_SCHEMATHESIS_BIN',
+  faketime: 'LEADFINDER_TEST_FAKETIME_BIN',
 };
 
 /** The venvs .ci/install-tools.sh installs the PyPI tools into. */
@@ -29,6 +30,7 @@ const TOOL_CANDIDATES: Record<ToolKind, string[]> = {
   'openapi-spec-validator': ['openapi-spec-validator', venvBin('openapi-spec-validator', 'openapi-spec-validator')],
   // Not `st`, its short alias: another program of that name may be on PATH.
   schemathesis: ['schemathesis', venvBin('schemathesis', 'schemathesis')],
+  faketime: ['faketime', '/usr/bin/faketime'],
 };
 
 /**
