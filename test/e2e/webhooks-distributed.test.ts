@@ -40,6 +40,8 @@ describe.skipIf(!serversReady)('idempotent create and signed webhooks over NATS 
       LEADFINDER_SESSION_SECRET: 'e2e-webhooks-session-secret-0123456789ab', LEADFINDER_ADMIN_TOKEN: ADMIN,
       // Loopback receiver: allowed only because this is a loopback test service (refused otherwise).
       LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', LEADFINDER_WEBHOOK_RETRY_BASE_MS: '300',
+      // A delivery edge A held when it was killed goes to edge B after 5 s instead of the production 30 s.
+      LEADFINDER_WEBHOOK_REDELIVERY_MS: '5000',
     };
     // A coordinator with the fetcher and filter in process (no addresses given), searching the sample corpus.
     started(await startRole('coordinator', 'coordinator', { ...common, LEADFINDER_DATA_DIR: dataDir('coordinator'), LEADFINDER_LOG_LEVEL: 'info' }));

@@ -85,3 +85,13 @@ describe('configuration: LEADFINDER_FETCH_RESOLVE', () => {
     }
   });
 });
+
+describe('configuration: LEADFINDER_WEBHOOK_REDELIVERY_MS', () => {
+  it('is 30 s unless set, and refuses less than a second, more than an hour or a non-number', () => {
+    expect(loadConfig({}).LEADFINDER_WEBHOOK_REDELIVERY_MS).toBe(30_000);
+    expect(loadConfig({ LEADFINDER_WEBHOOK_REDELIVERY_MS: '5000' }).LEADFINDER_WEBHOOK_REDELIVERY_MS).toBe(5000);
+    for (const value of ['999', '3600001', '2.5', 'soon']) {
+      expect(refusal({ LEADFINDER_WEBHOOK_REDELIVERY_MS: value }).variable).toBe('LEADFINDER_WEBHOOK_REDELIVERY_MS');
+    }
+  });
+});

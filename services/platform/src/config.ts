@@ -118,6 +118,9 @@ export const ConfigSchema = z
     LEADFINDER_WEBHOOK_ALLOW_PRIVATE: flag,
     // First pause between webhook attempts; it doubles per attempt (capped at an hour) for 24 h.
     LEADFINDER_WEBHOOK_RETRY_BASE_MS: positiveInt(30_000),
+    // A webhook watch or delivery held by an edge that died is taken up by another edge after this (the
+    // queues' ack wait); the holder says it is still at work every third of it. At least a second.
+    LEADFINDER_WEBHOOK_REDELIVERY_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
     // curl --resolve style `host:port:address` entries; the address must be an IP literal (a host name
     // here would be resolved later, unchecked) and the port a real one.
     LEADFINDER_FETCH_RESOLVE: z

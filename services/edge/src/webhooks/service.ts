@@ -3,14 +3,8 @@ import type { SearchWebhook } from '@leadfinder/wire';
 import { createWebhookSender } from './sender.js';
 import { watchRun } from './watcher.js';
 
-/** A watch message is kept alive this often while its run goes on; a dead watcher's run is re-watched after the ack wait. */
-const WATCH_ACK_WAIT_MS = 30_000;
-const WATCH_HEARTBEAT_MS = 10_000;
-/** A sender that dies mid-attempt has its delivery redelivered after this (attempts take at most 15 s). */
-const SEND_ACK_WAIT_MS = 30_000;
-
 export interface WebhookServiceDeps {
-  config: Pick<Config, 'LEADFINDER_WEBHOOK_ALLOW_PRIVATE' | 'LEADFINDER_WEBHOOK_RETRY_BASE_MS'>;
+  config: Pick<Config, 'LEADFINDER_WEBHOOK_ALLOW_PRIVATE' | 'LEADFINDER_WEBHOOK_RETRY_BASE_MS' | 'LEADFINDER_WEBHOOK_REDELIVERY_MS'>;
   logger: Logger;
   clock: Clock;
   store: Store;
@@ -52,13 +46,25 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
   const inFlight = new Set<Promise<void>>();
   const send = (deliveryId: string) => deps.deliveryQueue.enqueue(deliveryId, {});
 
+  /**
+   * The queues' ack wait: a watch or a delivery whose edge died goes to another edge after this. The edge
+   * holding one says it is still at work every third of it, so a watch (as long as its run) or an attempt
+   * (up to 15 s) outlasting the wait is not handed to a second edge meanwhile.
+   */
+  const ackWaitMs = deps.config.LEADFINDER_WEBHOOK_REDELIVERY_MS;
+  const heartbeatMs = Math.floor(ackWaitMs / 3);
+
   const track = (work: Promise<void>) => {
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
   };
 
+  function keepAlive(item: WorkItem): NodeJS.Timeout {
+    return setInterval(() => void item.working().catch(() => undefined), heartbeatMs);
+  }
+
   async function handleWatch(item: WorkItem): Promise<void> {
-    const heartbeat = setInterval(() => void item.working().catch(() => undefined), WATCH_HEARTBEAT_MS);
+    const heartbeat = keepAlive(item);
     try {
       await watchRun({ ...deps, send }, item.runId, aborter.signal);
       if (aborter.signal.aborted) await item.nak();
@@ -72,6 +78,7 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
   }
 
   async function handleDelivery(item: WorkItem): Promise<void> {
+    const heartbeat = keepAlive(item);
     try {
       const outcome = await sender.attempt(item.runId);
       if (outcome.settled) await item.ack();
@@ -79,6 +86,8 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
     } catch (error) {
       deps.logger.error('webhook attempt could not be recorded; it will be retried', { deliveryId: item.runId, err: String(error) });
       await item.nak(deps.config.LEADFINDER_WEBHOOK_RETRY_BASE_MS).catch(() => undefined);
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 
@@ -107,8 +116,8 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
         for (const open of await deps.webhooks.runs.listOpen()) await deps.watchQueue.enqueue(open.runId, {});
         for (const pending of await deps.webhooks.deliveries.listPending()) await send(pending.id);
       }
-      consume(deps.watchQueue, WATCH_ACK_WAIT_MS, handleWatch);
-      consume(deps.deliveryQueue, SEND_ACK_WAIT_MS, handleDelivery);
+      consume(deps.watchQueue, ackWaitMs, handleWatch);
+      consume(deps.deliveryQueue, ackWaitMs, handleDelivery);
     },
     async stop() {
       aborter.abort();
