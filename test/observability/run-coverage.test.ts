@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '@leadfinder/testkit';
 import { apiClient, createAccount, distributedServers, dropTestDatabase, startFakeWeb, startNatsServer, startRole, waitTerminal, waitUntil } from '../e2e/distributed-harness.js';
-import type { FakeWeb, Proc, RoleProc } from '../e2e/distributed-harness.js';
+import type { Proc, RoleProc } from '../e2e/distributed-harness.js';
 import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
 import { coverage, startCollector } from './otlp-collector.js';
@@ -86,90 +86,126 @@ function checks(label: string, runs: () => { small: RunTrace; large: RunTrace })
   });
 }
 
+/** A deployment's pair of finished runs, and how to stop what it started. */
+interface Deployment { small: RunTrace; large: RunTrace }
+
+/**
+ * The embedded and the distributed deployment are set up and run at once (their start-ups, runs and
+ * quiet windows overlap; they share no process, port or database), each checked by its describe block.
+ * What a deployment started is stopped in the file's afterAll, the last started first.
+ */
+const teardowns: (() => Promise<unknown>)[][] = [];
+let embedded: Promise<Deployment>;
+let distributed: Promise<Deployment> | undefined;
+
+/** A promise awaited later: its failure is reported by the block that awaits it, not as an unhandled rejection. */
+function awaitedLater<T>(work: Promise<T>): Promise<T> {
+  work.catch(() => undefined);
+  return work;
+}
+
+async function runEmbedded(): Promise<Deployment> {
+  const stops: (() => Promise<unknown>)[] = [];
+  teardowns.push(stops);
+  const collector = await startCollector();
+  stops.unshift(() => collector.close());
+  const web = await startFakeWeb(WEB);
+  stops.unshift(() => web.close());
+  const server: ServerProcess = await startServerProcess({
+    env: {
+      // Exported every 200 ms rather than 5 s (as the distributed processes below): the run span is then
+      // at the collector soon after the run ends, and traceOf's quiet window settles sooner.
+      LEADFINDER_ADMIN_TOKEN: ADMIN, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200',
+      LEADFINDER_SEARCH: 'searxng', LEADFINDER_SEARXNG_URL: web.searxngUrl('embedded'),
+      LEADFINDER_FETCH_ALLOW_PRIVATE: '1', LEADFINDER_FETCH_RESOLVE: web.resolveEntry,
+    },
+  });
+  stops.unshift(() => server.stop());
+  const { apiKey } = await createAccount(server.url, ADMIN, 100);
+  const small = await traceOf(collector, server.url, apiKey, 5);
+  const large = await traceOf(collector, server.url, apiKey, 50);
+  return { small, large };
+}
+
+async function runDistributed(): Promise<Deployment> {
+  const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-coverage-'));
+  const dbName = uniqueName('lf_coverage');
+  const procs: Proc[] = [];
+  const stops: (() => Promise<unknown>)[] = [];
+  teardowns.push(stops);
+  stops.unshift(async () => {
+    await dropTestDatabase(mongoUrl, dbName);
+    rmSync(tmpRoot, { recursive: true, force: true });
+  });
+  const collector = await startCollector();
+  stops.unshift(() => collector.close());
+  const web = await startFakeWeb(WEB);
+  stops.unshift(() => web.close());
+  stops.unshift(async () => {
+    await Promise.allSettled(procs.slice(1).map((p) => p.stop(5000)));
+    await procs[0]?.stop(5000);
+  });
+  // A nats-server of its own: no other suite's coordinator may take these runs.
+  const nats = await startNatsServer(natsBin, join(tmpRoot, 'jetstream'));
+  procs.push(nats);
+  const common = {
+    LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: nats.url,
+    LEADFINDER_SESSION_SECRET: 'coverage-session-secret-0123456789abcdef', LEADFINDER_ADMIN_TOKEN: ADMIN,
+    // Each process exports on its own timer (5 s by default): a short one lets the trace settle within
+    // the stability window traceOf waits for.
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200',
+  };
+  const start = async (role: 'edge' | 'coordinator' | 'fetcher' | 'filter', env: Record<string, string> = {}): Promise<RoleProc> => {
+    const proc = await startRole(role, role, { ...common, LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, `${role}-`)), ...env });
+    procs.push(proc);
+    return proc;
+  };
+  const [fetcher, filter] = await Promise.all([
+    start('fetcher', {
+      LEADFINDER_SEARCH: 'searxng', LEADFINDER_SEARXNG_URL: web.searxngUrl('distributed'),
+      LEADFINDER_FETCH_ALLOW_PRIVATE: '1', LEADFINDER_FETCH_RESOLVE: web.resolveEntry,
+    }),
+    start('filter'),
+  ]);
+  const [edge] = await Promise.all([
+    start('edge'),
+    start('coordinator', { LEADFINDER_LOG_LEVEL: 'info', LEADFINDER_FETCHER_ADDR: `127.0.0.1:${fetcher.grpcPort}`, LEADFINDER_FILTER_ADDR: `127.0.0.1:${filter.grpcPort}` }),
+  ]);
+  const { apiKey } = await createAccount(edge.url!, ADMIN, 100);
+  const small = await traceOf(collector, edge.url!, apiKey, 5);
+  const large = await traceOf(collector, edge.url!, apiKey, 50);
+  return { small, large };
+}
+
+beforeAll(() => {
+  embedded = awaitedLater(runEmbedded());
+  distributed = serversReady ? awaitedLater(runDistributed()) : undefined;
+});
+
+afterAll(async () => {
+  await Promise.all(teardowns.map(async (stops) => {
+    for (const stop of stops) await stop();
+  }));
+}, 60_000);
+
 describe('run trace coverage, embedded (one serve process)', () => {
-  let collector: Collector;
-  let web: FakeWeb;
-  let server: ServerProcess;
   let small: RunTrace;
   let large: RunTrace;
 
   beforeAll(async () => {
-    collector = await startCollector();
-    web = await startFakeWeb(WEB);
-    server = await startServerProcess({
-      env: {
-        // Exported every 200 ms rather than 5 s (as the distributed processes below): the run span is then
-        // at the collector soon after the run ends, and traceOf's quiet window settles sooner.
-        LEADFINDER_ADMIN_TOKEN: ADMIN, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200',
-        LEADFINDER_SEARCH: 'searxng', LEADFINDER_SEARXNG_URL: web.searxngUrl('embedded'),
-        LEADFINDER_FETCH_ALLOW_PRIVATE: '1', LEADFINDER_FETCH_RESOLVE: web.resolveEntry,
-      },
-    });
-    const { apiKey } = await createAccount(server.url, ADMIN, 100);
-    small = await traceOf(collector, server.url, apiKey, 5);
-    large = await traceOf(collector, server.url, apiKey, 50);
+    ({ small, large } = await embedded);
   }, 240_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await web?.close();
-    await collector?.close();
-  });
 
   checks('embedded', () => ({ small, large }));
 });
 
 describe.skipIf(!serversReady)('run trace coverage, distributed (edge, coordinator, fetcher, filter over NATS and MongoDB)', () => {
-  const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-coverage-'));
-  const dbName = uniqueName('lf_coverage');
-  const procs: Proc[] = [];
-  let collector: Collector;
-  let web: FakeWeb;
   let small: RunTrace;
   let large: RunTrace;
 
   beforeAll(async () => {
-    collector = await startCollector();
-    web = await startFakeWeb(WEB);
-    // A nats-server of its own: no other suite's coordinator may take these runs.
-    const nats = await startNatsServer(natsBin, join(tmpRoot, 'jetstream'));
-    procs.push(nats);
-    const common = {
-      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: nats.url,
-      LEADFINDER_SESSION_SECRET: 'coverage-session-secret-0123456789abcdef', LEADFINDER_ADMIN_TOKEN: ADMIN,
-      // Each process exports on its own timer (5 s by default): a short one lets the trace settle within
-      // the stability window traceOf waits for.
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200',
-    };
-    const start = async (role: 'edge' | 'coordinator' | 'fetcher' | 'filter', env: Record<string, string> = {}): Promise<RoleProc> => {
-      const proc = await startRole(role, role, { ...common, LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, `${role}-`)), ...env });
-      procs.push(proc);
-      return proc;
-    };
-    const [fetcher, filter] = await Promise.all([
-      start('fetcher', {
-        LEADFINDER_SEARCH: 'searxng', LEADFINDER_SEARXNG_URL: web.searxngUrl('distributed'),
-        LEADFINDER_FETCH_ALLOW_PRIVATE: '1', LEADFINDER_FETCH_RESOLVE: web.resolveEntry,
-      }),
-      start('filter'),
-    ]);
-    const [edge] = await Promise.all([
-      start('edge'),
-      start('coordinator', { LEADFINDER_LOG_LEVEL: 'info', LEADFINDER_FETCHER_ADDR: `127.0.0.1:${fetcher.grpcPort}`, LEADFINDER_FILTER_ADDR: `127.0.0.1:${filter.grpcPort}` }),
-    ]);
-    const { apiKey } = await createAccount(edge.url!, ADMIN, 100);
-    small = await traceOf(collector, edge.url!, apiKey, 5);
-    large = await traceOf(collector, edge.url!, apiKey, 50);
+    ({ small, large } = await distributed!);
   }, 240_000);
-
-  afterAll(async () => {
-    await Promise.allSettled(procs.slice(1).map((p) => p.stop(5000)));
-    await procs[0]?.stop(5000);
-    await web?.close();
-    await collector?.close();
-    await dropTestDatabase(mongoUrl, dbName);
-    rmSync(tmpRoot, { recursive: true, force: true });
-  }, 60_000);
 
   checks('distributed', () => ({ small, large }));
 
