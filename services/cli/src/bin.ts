@@ -11,7 +11,7 @@ const USAGE = CLIENT_USAGE.replace('usage:\n', 'usage:\n  leadfinder serve [--ro
 async function serve(argv: string[]): Promise<number> {
   // Loaded here, not at the top: the service stack takes seconds to import and the client commands need none
   // of it. The drivers and roles come after the configuration is read, so a refused one is refused at once.
-  const { ConfigError, Role, createLogger, loadConfig, redactCredentials } = await import('@leadfinder/platform');
+  const { ConfigError, Role, createLogger, devSignInRefusal, loadConfig, redactCredentials } = await import('@leadfinder/platform');
   const { values, positionals } = parseArgs({ args: argv, options: { role: { type: 'string' } }, allowPositionals: true });
   const roleParse = Role.safeParse(values.role ?? positionals[0] ?? 'all');
   if (!roleParse.success) {
@@ -27,6 +27,13 @@ async function serve(argv: string[]): Promise<number> {
       return 1;
     }
     throw error;
+  }
+  // The role-dependent half of the configuration checks, also before the stack is imported (startService
+  // checks it again for its other callers).
+  const refusal = devSignInRefusal(config, roleParse.data);
+  if (refusal) {
+    process.stderr.write(`leadfinder: ${refusal}\n`);
+    return 1;
   }
   const logger = createLogger({ level: config.LEADFINDER_LOG_LEVEL, name: `leadfinder-${roleParse.data}` });
   const { StartupError } = await import('./serve/adapters.js');
