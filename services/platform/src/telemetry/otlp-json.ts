@@ -1,7 +1,7 @@
 import type { AttributeValue, Attributes, HrTime, SpanContext } from '@opentelemetry/api';
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
 /**
  * OTLP/JSON encoding of a batch of spans (an `ExportTraceServiceRequest`), written straight into one buffer.
@@ -9,10 +9,11 @@ import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
  * Why not `@opentelemetry/otlp-transformer`'s `JsonTraceSerializer`: it first builds an object tree of the
  * whole request (a wrapper object per attribute and per value, a BigInt per timestamp), then
  * `JSON.stringify`s it and encodes the string; that was half of what export cost an edge per `POST` (2.6–3.5
- * µs per span; this takes 1.8–2.2, see bench/README.md). This writes the same document in one pass, without
- * the fields proto3's JSON mapping leaves out at their default (empty `events`/`links`, zero dropped
- * counts): a collector reads the two alike (test/otlp-json.test.ts holds them equal, and test/observability
- * decodes what the real exporter sends).
+ * µs per span; this takes 1.8–2.2, see bench/README.md). This writes the same document, without the fields
+ * proto3's JSON mapping leaves out at their default (empty `events`/`links`, zero dropped counts): a
+ * collector reads the two alike (test/otlp-json.test.ts holds them equal, and test/observability decodes
+ * what the real exporter sends). Each span can be encoded as it ends (`OtlpJsonSpanBatch`, used by
+ * otlp-json-processor.ts), so no span object waits for its batch.
  *
  * Encoding follows the OTLP/HTTP JSON rules: trace and span ids as hex strings, timestamps as decimal
  * strings of nanoseconds, enum values as integers, `kind` offset by one from the API's.
@@ -35,11 +36,33 @@ class JsonWriter {
     this.buf = Buffer.allocUnsafe(initialBytes);
   }
 
-  /** A copy of what was written, so the scratch buffer can be reused while an export is in flight. */
+  /** Bytes written so far. */
+  get length(): number {
+    return this.pos;
+  }
+
+  /** A copy of what was written (the buffer is reused for the next document), and starts over. */
   take(): Buffer {
     const out = Buffer.from(this.buf.subarray(0, this.pos));
     this.pos = 0;
     return out;
+  }
+
+  /** Forgets what was written, keeping the buffer. */
+  clear(): void {
+    this.pos = 0;
+  }
+
+  /** Forgets what was written after the first `length` bytes. */
+  truncate(length: number): void {
+    this.pos = Math.min(this.pos, length);
+  }
+
+  /** Appends what another writer holds. */
+  append(other: JsonWriter): void {
+    this.ensure(other.pos);
+    other.buf.copy(this.buf, this.pos, 0, other.pos);
+    this.pos += other.pos;
   }
 
   private ensure(bytes: number): void {
@@ -184,7 +207,7 @@ function flags(context: SpanContext, parentIsRemote: boolean | undefined): numbe
   return (context.traceFlags & 0xff) | 0x100 | (parentIsRemote ? 0x200 : 0);
 }
 
-function span(w: JsonWriter, s: ReadableSpan): void {
+function writeSpan(w: JsonWriter, s: ReadableSpan): void {
   const ctx = s.spanContext();
   const parent = s.parentSpanContext;
   // Ids are hex already (the SDK's own, or validated when extracted from a traceparent).
@@ -267,81 +290,157 @@ function span(w: JsonWriter, s: ReadableSpan): void {
   w.raw('}');
 }
 
-/** One scratch buffer for the process: exports are encoded one at a time, on the event loop. */
-let scratch: JsonWriter | undefined;
+type SpanResource = ReadableSpan['resource'];
+type SpanScope = ReadableSpan['instrumentationScope'];
 
-/** `ExportTraceServiceRequest` as OTLP/JSON (UTF-8): spans grouped by resource, then by instrumentation scope. */
-export function encodeSpansAsOtlpJson(spans: readonly ReadableSpan[]): Buffer {
-  // Tracers of one name share their scope object: grouping by identity first needs no key per span.
-  const byResource = new Map<ReadableSpan['resource'], Map<ReadableSpan['instrumentationScope'], ReadableSpan[]>>();
-  for (const s of spans) {
-    let scopes = byResource.get(s.resource);
-    if (!scopes) byResource.set(s.resource, (scopes = new Map()));
-    let list = scopes.get(s.instrumentationScope);
-    if (!list) scopes.set(s.instrumentationScope, (list = []));
-    list.push(s);
-  }
-  const w = (scratch ??= new JsonWriter(256 * 1024));
-  w.raw('{"resourceSpans":[');
-  let firstResource = true;
-  for (const [resource, byScope] of byResource) {
-    w.raw(firstResource ? '{"resource":{' : ',{"resource":{');
-    firstResource = false;
-    attributes(w, '"attributes":[', resource.attributes);
-    w.raw('},"scopeSpans":[');
-    // Scope objects that differ but name the same scope (name, version, schema) are one scope to a collector.
-    const scopes = new Map<string, { scope: ReadableSpan['instrumentationScope']; spans: ReadableSpan[] }>();
-    for (const [scope, list] of byScope) {
-      const key = `${scope.name}@${scope.version ?? ''}:${scope.schemaUrl ?? ''}`;
-      const found = scopes.get(key);
-      if (found) found.spans.push(...list);
-      else scopes.set(key, { scope, spans: list });
-    }
-    let firstScope = true;
-    for (const { scope, spans: list } of scopes.values()) {
-      w.raw(firstScope ? '{"scope":{"name":' : ',{"scope":{"name":');
-      firstScope = false;
-      w.string(scope.name);
-      if (scope.version) {
-        w.raw(',"version":');
-        w.string(scope.version);
-      }
-      w.raw('},"spans":[');
-      list.forEach((s, i) => {
-        if (i) w.raw(',');
-        span(w, s);
-      });
-      w.raw(']');
-      if (scope.schemaUrl) {
-        w.raw(',"schemaUrl":');
-        w.string(scope.schemaUrl);
-      }
-      w.raw('}');
-    }
-    w.raw(']');
-    if (resource.schemaUrl) {
-      w.raw(',"schemaUrl":');
-      w.string(resource.schemaUrl);
-    }
-    w.raw('}');
-  }
-  w.raw(']}');
-  return w.take();
+/** The spans of one instrumentation scope object in a batch, already encoded and comma-separated. */
+interface ScopeGroup {
+  scope: SpanScope;
+  spans: JsonWriter;
 }
 
 /**
- * The OTLP/HTTP trace exporter over JSON, with the official transport (`@opentelemetry/otlp-exporter-base`:
- * timeouts, retries with back-off, a bound on concurrent exports, `OTEL_EXPORTER_OTLP_*` headers and
- * compression) and `encodeSpansAsOtlpJson` as its serializer.
+ * Spans encoded one by one as they are added, grouped by resource and instrumentation scope, until
+ * `finish()` writes the `ExportTraceServiceRequest` around them. What is kept between the two is bytes in
+ * a few reused buffers, not the span objects: a batch span processor that held spans until a batch of 512
+ * went out kept every span of the last ~180 ms of a busy edge alive, and young-generation collections
+ * copied and promoted them (about 20–30 µs per `POST`, bench/README.md); encoded at once, a span dies young.
+ *
+ * Resources and scopes come out in the order their first span was added, as the official serializer
+ * groups them; scope objects that differ but name the same scope (name, version, schema) are one scope.
  */
-export function createOtlpJsonTraceExporter(url: string): SpanExporter {
-  return new OTLPExporterBase<ReadableSpan[]>(createOtlpHttpExportDelegate(
+export class OtlpJsonSpanBatch {
+  private readonly byResource = new Map<SpanResource, Map<SpanScope, ScopeGroup>>();
+  /** The group the last span went to: consecutive spans of one tracer skip both map lookups. */
+  private last: { resource: SpanResource; scope: SpanScope; group: ScopeGroup } | undefined;
+  /** Writers of finished batches, reused by the next one. */
+  private readonly spare: JsonWriter[] = [];
+  private readonly doc = new JsonWriter(16 * 1024);
+  private count = 0;
+
+  /** Spans added since the last `finish()`. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The resources of the spans added (to wait for their asynchronous attributes before `finish()`). */
+  resources(): SpanResource[] {
+    return [...this.byResource.keys()];
+  }
+
+  /** Encodes the span; if that throws, the batch is as it was. */
+  add(span: ReadableSpan): void {
+    const last = this.last;
+    const group = last && last.scope === span.instrumentationScope && last.resource === span.resource
+      ? last.group : this.groupOf(span.resource, span.instrumentationScope);
+    const { spans } = group;
+    const mark = spans.length;
+    try {
+      if (mark) spans.raw(',');
+      writeSpan(spans, span);
+    } catch (error) {
+      spans.truncate(mark);
+      throw error;
+    }
+    this.count++;
+  }
+
+  private groupOf(resource: SpanResource, scope: SpanScope): ScopeGroup {
+    let scopes = this.byResource.get(resource);
+    if (!scopes) this.byResource.set(resource, (scopes = new Map()));
+    let group = scopes.get(scope);
+    if (!group) scopes.set(scope, (group = { scope, spans: this.spare.pop() ?? new JsonWriter(4 * 1024) }));
+    this.last = { resource, scope, group };
+    return group;
+  }
+
+  /** The request (OTLP/JSON, UTF-8) with every span added since the last call; the batch is empty after. */
+  finish(): Buffer {
+    const w = this.doc;
+    w.raw('{"resourceSpans":[');
+    let firstResource = true;
+    for (const [resource, byScope] of this.byResource) {
+      const scopes = new Map<string, ScopeGroup[]>();
+      for (const group of byScope.values()) {
+        // Only a span that failed to encode leaves a group empty.
+        if (group.spans.length === 0) {
+          this.spare.push(group.spans);
+          continue;
+        }
+        const { name, version, schemaUrl } = group.scope;
+        const key = `${name}@${version ?? ''}:${schemaUrl ?? ''}`;
+        const found = scopes.get(key);
+        if (found) found.push(group);
+        else scopes.set(key, [group]);
+      }
+      if (scopes.size === 0) continue;
+      w.raw(firstResource ? '{"resource":{' : ',{"resource":{');
+      firstResource = false;
+      attributes(w, '"attributes":[', resource.attributes);
+      w.raw('},"scopeSpans":[');
+      let firstScope = true;
+      for (const groups of scopes.values()) {
+        const { scope } = groups[0]!;
+        w.raw(firstScope ? '{"scope":{"name":' : ',{"scope":{"name":');
+        firstScope = false;
+        w.string(scope.name);
+        if (scope.version) {
+          w.raw(',"version":');
+          w.string(scope.version);
+        }
+        w.raw('},"spans":[');
+        groups.forEach((group, i) => {
+          if (i) w.raw(',');
+          w.append(group.spans);
+          group.spans.clear();
+          this.spare.push(group.spans);
+        });
+        w.raw(']');
+        if (scope.schemaUrl) {
+          w.raw(',"schemaUrl":');
+          w.string(scope.schemaUrl);
+        }
+        w.raw('}');
+      }
+      w.raw(']');
+      if (resource.schemaUrl) {
+        w.raw(',"schemaUrl":');
+        w.string(resource.schemaUrl);
+      }
+      w.raw('}');
+    }
+    w.raw(']}');
+    this.byResource.clear();
+    this.last = undefined;
+    this.count = 0;
+    return w.take();
+  }
+}
+
+/** For one-off encodings: a batch is filled and finished in one synchronous call, so one serves them all. */
+let shared: OtlpJsonSpanBatch | undefined;
+
+/** `ExportTraceServiceRequest` as OTLP/JSON (UTF-8): spans grouped by resource, then by instrumentation scope. */
+export function encodeSpansAsOtlpJson(spans: readonly ReadableSpan[]): Buffer {
+  const batch = (shared ??= new OtlpJsonSpanBatch());
+  for (const s of spans) batch.add(s);
+  return batch.finish();
+}
+
+/**
+ * The OTLP/HTTP trace transport for requests already encoded (by `OtlpJsonSpanBatch`), with the official
+ * exporter's machinery (`@opentelemetry/otlp-exporter-base`: timeouts, retries with back-off, a bound on
+ * concurrent exports, `OTEL_EXPORTER_OTLP_*` headers and compression).
+ */
+export function createOtlpJsonTraceTransport(url: string): OTLPExporterBase<Buffer> {
+  return new OTLPExporterBase<Buffer>(createOtlpHttpExportDelegate(
     convertLegacyHttpOptions({ url }, 'TRACES', 'v1/traces', { 'Content-Type': 'application/json' }),
     {
-      serializeRequest: (spans) => encodeSpansAsOtlpJson(spans),
+      serializeRequest: (body) => body,
       // The response (an ExportTraceServiceResponse) is only read for a partial success, which the
       // exporter logs at debug.
       deserializeResponse: (body: Uint8Array) => (body.length ? JSON.parse(Buffer.from(body).toString('utf8')) as unknown : {}),
     },
   ));
 }
+
