@@ -7,7 +7,7 @@
 import {
   all, B2B_SOFTWARE, BAY_AREA, bool, bornIn, cityVerdict, company, CONSUMER, countryVerdict, FINTECH, HEALTH,
   EDUCATION, hqCityVerdict, institution, LOGISTICS, NYC, paper, regionVerdict, researcher, SF, sizeVerdict, stateVerdict,
-  titleHas, topicVerdict, USA, worksIn, type C, type DevQuery, type Topic, type Verdict,
+  titleHas, topicVerdict, USA, worksIn, type C, type DevQuery, type R, type Topic, type Verdict,
 } from './query-rules.js';
 
 /** Payments, a part of fintech: other fintech is arguable (maybe), as a reader may or may not count it. */
@@ -28,6 +28,22 @@ function launchedVerdict(f: C, from: number, to: number): Verdict {
 }
 
 const status = (f: C, s: string): Verdict => bool(f.status === s);
+
+/** The year of a batch written either way ("Summer 2014" or "S14"); null when the record has none. */
+function batchYearOf(f: C): number | null {
+  if (!f.batch) return null;
+  const long = /\b(\d{4})\b/.exec(f.batch)?.[1];
+  if (long) return Number(long);
+  const short = /^[WS](\d{2})$/.exec(f.batch)?.[1];
+  return short ? 2000 + Number(short) : null;
+}
+
+/** Born within the years, by the record's birth date; none recorded is maybe. */
+function bornWithin(f: R, from: number, to: number): Verdict {
+  if (!f.birthDate) return 'maybe';
+  const y = Number(f.birthDate.slice(0, 4));
+  return bool(y >= from && y <= to);
+}
 
 export const PARAPHRASE_QUERIES: DevQuery[] = [
   // ---------------------------------------------------------------- companies
@@ -52,6 +68,22 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   company('x19', 'dev', 'Winter 2016 batch companies', (f) => batchVerdict(f, 'Winter', 2016)),
   company('x20', 'dev', 'supply chain startups with at least 200 employees', (f) => all(topicVerdict(f, LOGISTICS), sizeVerdict(f, (n) => n >= 200))),
 
+  // Added for the recall work (issue 14, second pass): size bounds a headcount bucket may or may not settle,
+  // founding-year windows, status and organisation form, hiring, batch seasons and years written as people
+  // write them.
+  company('x31', 'dev', 'startups with under 100 employees', (f) => sizeVerdict(f, (n) => n < 100)),
+  company('x32', 'dev', 'tiny startups with fewer than 20 staff', (f) => sizeVerdict(f, (n) => n < 20)),
+  company('x33', 'dev', 'companies employing more than 1,000 people', (f) => sizeVerdict(f, (n) => n > 1000)),
+  company('x34', 'dev', 'B2B companies with 500+ employees', (f) => all(topicVerdict(f, B2B_SOFTWARE), sizeVerdict(f, (n) => n >= 500))),
+  company('x35', 'dev', 'companies founded before 2013', (f) => launchedVerdict(f, 0, 2012)),
+  company('x36', 'dev', 'startups founded between 2014 and 2016', (f) => launchedVerdict(f, 2014, 2016)),
+  company('x37', 'dev', 'B2B software companies that got acquired', (f) => all(topicVerdict(f, B2B_SOFTWARE), status(f, 'Acquired'))),
+  company('x38', 'dev', 'San Francisco-based companies listed on the stock exchange', (f) => all(status(f, 'Public'), hqCityVerdict(f, SF))),
+  company('x39', 'dev', 'nonprofit organizations in the United States', (f) => all(bool(f.nonprofit), countryVerdict(f, ['USA']))),
+  company('x40', 'dev', 'consumer companies currently hiring', (f) => all(topicVerdict(f, CONSUMER), bool(f.hiring))),
+  company('x41', 'dev', 'Y Combinator Summer 2012 companies', (f) => batchVerdict(f, 'Summer', 2012)),
+  company('x42', 'dev', "startups from YC's 2014 batches", (f) => bool(batchYearOf(f) === 2014)),
+
   // ---------------------------------------------------------------- researchers
   researcher('x21', 'dev', 'physicists at American universities', (f) => all(bool(f.category === 'Physics'), worksIn(f, USA))),
   researcher('x22', 'dev', 'Nobel laureates in chemistry who worked in the UK', (f) => all(bool(f.category === 'Chemistry'), worksIn(f, ['United Kingdom']))),
@@ -60,9 +92,18 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   researcher('x25', 'dev', 'female Nobel prize winners in science', (f) => bool(f.gender === 'Female')),
   researcher('x26', 'dev', 'medicine laureates at the University of California', (f) => all(bool(f.category === 'Medicine'), institution(f, /University of California/))),
 
+  researcher('x43', 'dev', 'Nobel laureates affiliated with Japanese universities', (f) => worksIn(f, ['Japan'])),
+  researcher('x44', 'dev', 'chemistry Nobel winners from 2010 to 2013', (f) => bool(f.category === 'Chemistry' && f.prizeYear >= 2010 && f.prizeYear <= 2013)),
+  researcher('x45', 'dev', 'physics laureates awarded after 2012', (f) => bool(f.category === 'Physics' && f.prizeYear > 2012)),
+  researcher('x46', 'dev', 'scientists working at French institutions', (f) => worksIn(f, ['France'])),
+  researcher('x47', 'dev', 'laureates born before 1940', (f) => bornWithin(f, 0, 1939)),
+
   // ---------------------------------------------------------------- papers
   paper('x27', 'dev', 'papers on neutrinos', (f) => bool(titleHas(f, /neutrino/))),
   paper('x28', 'dev', 'chemistry papers from the 1980s', (f) => bool(f.field === 'Chemistry' && f.pubYear >= 1980 && f.pubYear <= 1989)),
   paper('x29', 'dev', 'physics articles published before 1965', (f) => bool(f.field === 'Physics' && f.pubYear < 1965)),
+  paper('x48', 'dev', 'physics publications of the seventies', (f) => bool(f.field === 'Physics' && f.pubYear >= 1970 && f.pubYear <= 1979)),
+  paper('x49', 'dev', 'chemistry papers published after 1990', (f) => bool(f.field === 'Chemistry' && f.pubYear > 1990)),
+  paper('x50', 'dev', 'papers published between 1960 and 1975', (f) => bool(f.pubYear >= 1960 && f.pubYear <= 1975)),
   paper('x30', 'dev', 'publications about lasers or quantum dots', (f) => bool(titleHas(f, /laser|quantum dot/))),
 ];
