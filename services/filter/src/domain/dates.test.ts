@@ -161,6 +161,11 @@ const PHRASINGS: [query: string, from: string, to: string | null, phrase: string
   ['from March 3, 2025', '2025-03-03', null, 'from March 3, 2025'],
   // "from" a year or a decade alone is of that time; from a day it is a start.
   ['papers from the 1970s', '1970-01-01', '1979-12-31', 'from the 1970s'],
+  // A decade without its century: the most recent one begun by the clock.
+  ['physics publications of the seventies', '1970-01-01', '1979-12-31', 'of the seventies'],
+  ['papers from the \'80s', '1980-01-01', '1989-12-31', 'from the \'80s'],
+  ['bands of the 90s', '1990-01-01', '1999-12-31', 'of the 90s'],
+  ['startups of the 10s', '2010-01-01', '2019-12-31', 'of the 10s'],
   ['laureates from 2012', '2012-01-01', '2012-12-31', 'from 2012'],
   ['2023 onwards', '2023-01-01', null, '2023 onwards'],
   ['in 2025 or later', '2025-01-01', null, 'in 2025 or later'],
@@ -176,7 +181,7 @@ describe(`${PHRASINGS.length} phrasings, one policy per form (clock: 2026-03-15)
 });
 
 describe('words that are not periods, or periods no rule reads', () => {
-  it.each(['cardiologists in Munich', 'March madness fans', 'companies with 2000 employees', 'Fortune 500 companies', 'companies that may raise a round'])(
+  it.each(['cardiologists in Munich', 'March madness fans', 'companies with 2000 employees', 'Fortune 500 companies', 'companies that may raise a round', 'founders in their 40s'])(
     '"%s" names no period and nothing unclear', (query) => {
       expect(readPeriod(query, NOW)).toEqual({ period: null, unclear: [] });
     },

@@ -271,7 +271,24 @@ const ATOM_RULES: AtomRule[] = [
       return { kind: 'point', from: utc(y, 0, 1), to: utc(y + 9, 11, 31) };
     },
   },
+  {
+    // Decades without their century: "the seventies", "the '70s", "the 70s". The most recent such decade that
+    // has begun by `now` ("the seventies" of 2026 are the 1970s); the decade we are in is left unread, as
+    // "the twenties" of 2026 may mean either century. "in their 40s" (an age) has no "the" nor apostrophe.
+    re: /\bthe\s+(?:['‘’]?([1-9]0)s|(twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties))\b|(?<=\s|^)['‘’]([1-9]0)s\b/gi,
+    atom(m, now) {
+      const digits = m[1] ?? m[3] ?? String(DECADE_WORDS.indexOf(m[2]!.toLowerCase()) * 10 + 20);
+      const within = Number(digits);
+      const thisCentury = Math.floor(now.getUTCFullYear() / 100) * 100;
+      const y = thisCentury + within <= now.getUTCFullYear() ? thisCentury + within : thisCentury - 100 + within;
+      if (y + 9 >= now.getUTCFullYear()) return null;
+      return { kind: 'point', from: utc(y, 0, 1), to: utc(y + 9, 11, 31) };
+    },
+  },
 ];
+
+/** Decade words from the twenties on, in order (index 0 = the twenties). */
+const DECADE_WORDS = ['twenties', 'thirties', 'forties', 'fifties', 'sixties', 'seventies', 'eighties', 'nineties'];
 
 /** A bare year: a date only where a preposition or another period says so (checked in `bareYearAtoms`). */
 const BARE_YEAR = /\b((?:19|20)\d{2})\b/g;

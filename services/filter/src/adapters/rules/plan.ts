@@ -203,7 +203,8 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   const found = findPlace(text);
   if (found) text = cut(text, found.start, found.end);
   // "researchers at US institutions": once the place is cut, "at institutions" asks for no more than an affiliation.
-  if (found) text = text.replace(/\s+(?:at|from)\s+(?:institutions|universities|labs|laboratories|organi[sz]ations)\b/i, '').trim();
+  // So does "affiliated with Japanese universities" once "Japanese" is read as the place.
+  if (found) text = text.replace(/\s+(?:at|from|(?:affiliated|associated)\s+with|employed\s+(?:at|by))\s+(?:institutions|universities|labs|laboratories|organi[sz]ations)\b/i, '').trim();
   // "working on education", "focused on climate", "in the payments space": the topic, said as people say it.
   let topicPhrase: string | null = null;
   let topicVerb: string | null = null;
@@ -450,10 +451,15 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   else pool.push(...typed);
   // A phrasing of kind and page-type words alone ("top companies", "organization news") finds pages about
   // anything; it is kept only when the query has nothing else to search for.
-  const saysSomething = (q: string) => q.toLowerCase().split(/\s+/).some((w) => !GENERIC_SEARCH_WORDS.has(w));
+  // An empty phrasing says nothing either (it used to count as specific and leave a size-only query none).
+  const saysSomething = (q: string) => q.toLowerCase().split(/\s+/).some((w) => w.length > 0 && !GENERIC_SEARCH_WORDS.has(w));
   const specific = pool.filter(saysSomething);
   // Each preferred page type gets its own phrasing of every query (not all types' words on each).
-  const steered = steerByPageTypes(specific.length > 0 ? specific : pool, plan.sites.pageTypes);
+  // A query that says little besides its kind and a typed bound ("startups with under 100 employees") has few
+  // specific phrasings: the kind's own (lists, directories, profiles) follow them, so later rounds still have
+  // pages to enumerate instead of ending the run.
+  const chosen = specific.length >= 4 ? specific : [...specific, ...pool.filter((q) => q.length > 0 && !specific.includes(q))];
+  const steered = steerByPageTypes(chosen, plan.sites.pageTypes);
   return [...new Set(steered.filter((q) => q.length > 0))];
 }
 
@@ -502,6 +508,10 @@ function typedPhrasings(specs: readonly FilterSpec[], typeTitle: string, place: 
     alternates.push(`${cohort.programme} Winter ${cohort.year}`, `${cohort.programme} Summer ${cohort.year}`, `${cohort.programme} W${yy}`, `${cohort.programme} S${yy}`);
   }
   if (specs.some((s) => s.kind === 'remote')) alternates.push('remote-first');
+  // A headcount bound as pages and lists print it ("companies with fewer than 100 employees", "more than 1,000
+  // employees"): the search matches the words "employees" and "fewer"/"more", not the bound itself.
+  const size = specs.find((s) => s.kind === 'size');
+  if (size?.kind === 'size') alternates.push(...sizePhrasings(size.min, size.max, plural));
   return [
     [forms, remote, topic, plural, at],
     [batch, topic, plural, forms],
@@ -515,6 +525,15 @@ function typedPhrasings(specs: readonly FilterSpec[], typeTitle: string, place: 
     [topic, plural, place, 'profile'],
     [forms, topic, place, 'news'],
   ].map((parts) => parts.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim()).filter((q) => q.split(' ').length >= 2);
+}
+
+/** How pages and list titles say a headcount bound, for searching: "with fewer than 100 employees". */
+function sizePhrasings(min: number | null, max: number | null, plural: string): string[] {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (min !== null && max !== null) return [`${plural} with ${n(min)}-${n(max)} employees`];
+  if (max !== null) return [`${plural} with fewer than ${n(max + 1)} employees`];
+  if (min !== null) return [`${plural} with more than ${n(Math.max(min - 1, 0))} employees`];
+  return [];
 }
 
 /** Builds the research plan from the query, the run start and the `sites` field. */

@@ -664,8 +664,8 @@ function describe(range: DateRange): string {
 const LAUNCHED_KINDS: ReadonlySet<Candidate['entityType']> = new Set(['company', 'product']);
 const FOUNDED_LABEL = /\b(?:found(?:ed|ing)|established|incorporated|since)\b|^est\.?$/i;
 const LAUNCH_LABEL = /\blaunch(?:ed|es|ing)?\b/i;
-/** Other labels of a founding ("Year of foundation", "Inception", "Started"): they state it, as "Founded" does. */
-const FOUNDING_ALIKE_LABEL = /\bfoundation\b|\binception\b|^(?:year )?started$|^(?:year )?(?:of )?(?:creation|formation)$|^formed$/i;
+/** Other labels of a founding ("Year of foundation", "Inception", "Started", the abbreviation "Est."): they state it, as "Founded" does. */
+const FOUNDING_ALIKE_LABEL = /\bfoundation\b|\binception\b|^(?:year )?started$|^(?:year )?(?:of )?(?:creation|formation)$|^formed$|^est(?:\.|d\.?)?$/i;
 
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   // A fact is read with its label: "Established: 2019" states the founding, "2019" alone does not.

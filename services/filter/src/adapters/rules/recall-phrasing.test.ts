@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { FetchedPage, PageEntity, PageFact, ResearchPlan } from '@leadfinder/wire';
+import { nextQueries } from './plan.js';
+import { createRuleReasoner } from './reasoner.js';
+
+/**
+ * Queries that say little besides their kind and a typed bound, institutions said with "affiliated with", and
+ * a founding given under its abbreviation: each is something the run used to lose whole rows on (no search
+ * to make, a criterion no page prints, a founding left unclear on the entity's own page).
+ */
+
+const NOW = '2026-03-15T09:00:00.000Z';
+const signal = new AbortController().signal;
+const reasoner = createRuleReasoner();
+
+const fact = (label: string, value: string): PageFact => ({ label, value, passage: `${label} ${value}` });
+
+function profile(host: string, name: string, facts: PageFact[]): FetchedPage {
+  const url = `https://${host}/${name.toLowerCase().replace(/\W+/g, '-')}`;
+  const passages = [name, ...facts.map((f) => f.passage)];
+  const subject: PageEntity = { name, kind: null, link: null, passage: name, facts, source: 'heading' };
+  return {
+    url, finalUrl: url, status: 200, contentType: 'text/html', title: name, text: passages.join('\n'),
+    publishedAt: null, passages, fetchedAt: NOW, model: { subject, items: [], siteName: null },
+  };
+}
+
+async function plan(query: string): Promise<ResearchPlan> {
+  return (await reasoner.plan({ query, now: NOW, sites: '' }, { signal })).plan;
+}
+
+async function outcomes(p: ResearchPlan, page: FetchedPage): Promise<(string | undefined)[]> {
+  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+  expect(candidates.map((c) => c.name)).toEqual([page.model!.subject!.name]);
+  const out = [];
+  for (const f of p.filters) out.push((await reasoner.verify({ plan: p, filter: f, candidate: candidates[0]!, pages: [page] }, { signal })).verdict.outcome);
+  return out;
+}
+
+describe('a query of a kind and a size bound alone', () => {
+  it('searches the bound as pages say it, and later rounds still have searches to make', async () => {
+    const p = await plan('startups with under 100 employees');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a startup', 'Has at most 99 employees']);
+    // Before: the one search was the query itself, and no later round had any (the run ended with one row).
+    expect(p.queries).toContain('companies with fewer than 100 employees');
+    expect(p.queries.length).toBeGreaterThanOrEqual(3);
+    const later = nextQueries(p, p.queries);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.some((q) => p.queries.includes(q))).toBe(false);
+  });
+
+  it('a lower bound is searched as "more than"', async () => {
+    const p = await plan('fintech startups with more than 500 employees');
+    expect(p.queries).toContain('fintech companies with more than 500 employees');
+  });
+});
+
+describe('"affiliated with Japanese universities"', () => {
+  it('is a place of work; "universities" is no criterion of its own', async () => {
+    const p = await plan('Nobel laureates affiliated with Japanese universities');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a Nobel laureate', 'Based in Japan']);
+    // A laureate at a research institute (not a university) in Japan is what the query means.
+    const kek = profile('laureates.example', 'Makoto Kobayashi', [fact('Award', 'Nobel Prize in Physics 2008'), fact('Affiliation', 'High Energy Accelerator Research Organization (KEK), Tsukuba, Japan')]);
+    const mit = profile('laureates.example', 'Wolfgang Ketterle', [fact('Award', 'Nobel Prize in Physics 2001'), fact('Affiliation', 'Massachusetts Institute of Technology, Cambridge, MA, USA')]);
+    expect(await outcomes(p, kek)).toEqual(['yes', 'yes']);
+    expect(await outcomes(p, mit)).toEqual(['yes', 'no']);
+  });
+});
+
+describe('a founding given as "Est."', () => {
+  it('dates the founding on the company\'s own page, both ways', async () => {
+    const p = await plan('B2B software companies founded after 2015');
+    const after = profile('tracker.example', 'Rippling', [fact('Category', 'B2B / Human Resources'), fact('Topics', 'SaaS, HR Tech'), fact('Est.', '2016')]);
+    const before = profile('tracker.example', 'Heap', [fact('Category', 'B2B / Analytics'), fact('Topics', 'SaaS, Analytics'), fact('Est.', '2013')]);
+    // Before: both were left unclear ("no passage about it says when") and neither became a row.
+    expect(await outcomes(p, after)).toEqual(['yes', 'yes']);
+    expect((await outcomes(p, before))[1]).toBe('no');
+  });
+});
