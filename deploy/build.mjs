@@ -12,20 +12,26 @@ import { build } from 'esbuild';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Third-party packages an OpenTelemetry instrumentation patches as they load (require-in-the-middle):
- * the sources import them only after startTelemetry has enabled it (serve/adapters.ts imports the
- * MongoDB adapter lazily). A static import of an external would be hoisted to the top of the bundle and
- * load before any code runs, unpatched (no MongoDB spans from the image). Bundled instead as a CommonJS
- * `require` of node_modules, which runs when the importing module is first initialised.
+ * Third-party packages bundled as a CommonJS `require` of node_modules, which runs when the importing
+ * module is first initialised, not as a static import: a static import of an external is hoisted to the
+ * top of the bundle and loads before any code runs. For two reasons:
+ * - an OpenTelemetry instrumentation patches them as they load (require-in-the-middle): the sources import
+ *   them only after startTelemetry has enabled it (serve/adapters.ts imports the MongoDB adapter lazily);
+ *   hoisted, they would load unpatched (no MongoDB spans from the image);
+ * - the filter's language and place data (about a second of start-up) are needed only by the processes
+ *   that run the filter, which serve/research.ts imports when it creates one: not by an edge or a fetcher.
  */
-const LOADED_AFTER_TELEMETRY = new Set(['mongodb']);
-const loadedAfterTelemetry = {
-  name: 'loaded-after-telemetry',
+const LOADED_ON_FIRST_USE = new Set([
+  'mongodb',
+  'compromise', 'chrono-node', 'country-state-city', 'countries-list', 'world-countries', 'stemmer',
+]);
+const loadedOnFirstUse = {
+  name: 'loaded-on-first-use',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (LOADED_AFTER_TELEMETRY.has(args.path) && args.kind === 'import-statement'
-      ? { path: args.path, namespace: 'loaded-after-telemetry' }
+    b.onResolve({ filter: /^[^./]/ }, (args) => (LOADED_ON_FIRST_USE.has(args.path) && args.kind === 'import-statement'
+      ? { path: args.path, namespace: 'loaded-on-first-use' }
       : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'loaded-after-telemetry' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'loaded-on-first-use' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
 
@@ -53,8 +59,8 @@ export async function buildImage(outdir) {
     target: 'node20',
     sourcemap: true,
     metafile: true,
-    plugins: [loadedAfterTelemetry, thirdPartyExternal],
-    // `require` for the packages bundled as a CommonJS require (LOADED_AFTER_TELEMETRY).
+    plugins: [loadedOnFirstUse, thirdPartyExternal],
+    // `require` for the packages bundled as a CommonJS require (LOADED_ON_FIRST_USE).
     banner: { js: "#!/usr/bin/env node\nimport { createRequire as __leadfinderCreateRequire } from 'node:module';\nconst require = __leadfinderCreateRequire(import.meta.url);" },
     logLevel: 'warning',
   });

@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path';
 import { createFetcher, createSearchProvider, writeSampleCorpus } from '@leadfinder/fetcher';
-import { createFilter, createOpenAiReasoner, createRuleReasoner } from '@leadfinder/filter';
 import { createLeadfinderMetrics, systemClock } from '@leadfinder/platform';
 import { countingLlmUsage } from '@leadfinder/platform/telemetry';
 import { createGrpcFetcherClient, createGrpcFilterClient } from '@leadfinder/platform/grpc';
@@ -33,7 +32,11 @@ export async function localFetcher(config: Config, logger: Logger): Promise<Fetc
   return createFetcher({ config, logger: logger.child({ component: 'fetcher' }), provider });
 }
 
-export function localFilter(config: Config, logger: Logger): FilterPort {
+export async function localFilter(config: Config, logger: Logger): Promise<FilterPort> {
+  // Imported here, not at the top: the filter's language and place data take about a second to load, and
+  // only the processes that run the filter need them (not an edge, a fetcher or a coordinator given
+  // LEADFINDER_FILTER_ADDR). The image build keeps them out of its start-up too (deploy/build.mjs).
+  const { createFilter, createOpenAiReasoner, createRuleReasoner } = await import('@leadfinder/filter');
   const reasoner = config.LEADFINDER_LLM_BASE_URL
     ? createOpenAiReasoner({
         baseUrl: config.LEADFINDER_LLM_BASE_URL,
@@ -64,7 +67,7 @@ export async function openResearchPorts(config: Config, logger: Logger): Promise
     closers.push(() => client.close());
     filter = client;
   } else {
-    filter = localFilter(config, logger);
+    filter = await localFilter(config, logger);
   }
   return {
     fetcher, filter,

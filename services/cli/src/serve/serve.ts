@@ -48,7 +48,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     if (role === 'fetcher' || role === 'filter') {
       const grpc = role === 'fetcher'
         ? await serveFetcher({ port: config.LEADFINDER_GRPC_PORT, host: config.HOST, fetcher: await localFetcher(config, logger), logger })
-        : await serveFilter({ port: config.LEADFINDER_GRPC_PORT, host: config.HOST, filter: localFilter(config, logger), logger });
+        : await serveFilter({ port: config.LEADFINDER_GRPC_PORT, host: config.HOST, filter: await localFilter(config, logger), logger });
       stops.push(() => grpc.stop());
       const health = await startHealthServer({ host: config.HOST, port: config.LEADFINDER_HEALTH_PORT, ready: async () => !draining, logger });
       stops.unshift(() => health.stop());
