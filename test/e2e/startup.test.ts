@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, startServerProcess } from '../support/server-process.js';
-import type { ServerProcess } from '../support/server-process.js';
 import { serveBin, TS_LAUNCHER } from '../support/serve-bin.js';
 
 /**
@@ -41,31 +40,62 @@ describe('starting the embedded service', () => {
     for (const c of cleanup.reverse()) await c();
   });
 
-  it('answers /healthz and /readyz, keeps data across a restart, and exits 0 on SIGTERM', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'leadfinder-restart-'));
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const env = { LEADFINDER_ADMIN_TOKEN: 'admin-secret-0123456789abcdefghijklmnop' };
-    let server: ServerProcess = await startServerProcess({ dataDir, env });
+  /**
+   * One server, started on a data dir it creates, given an account and a search, then stopped with SIGTERM
+   * (started once, for two tests): the restart test starts it again on that data dir, the privacy test
+   * reads the modes it left.
+   */
+  const ADMIN = 'admin-secret-0123456789abcdefghijklmnop';
+  const QUERY = 'AI startups in Berlin that raised a seed round in the last year';
+  let firstServer: Promise<{
+    dataDir: string; health: number; ready: number; account: { id: string; apiKey: string }; created: number; id: string;
+    exitCode: number | null; modes: Record<string, number | undefined>;
+  }>;
+  beforeAll(() => {
+    firstServer = stoppedServer();
+    // Awaited by the two tests that use it, which report its failure; the other tests do not depend on it.
+    firstServer.catch(() => undefined);
+  });
+  async function stoppedServer() {
+    const parent = mkdtempSync(join(tmpdir(), 'lf-private-'));
+    cleanup.push(() => rmSync(parent, { recursive: true, force: true }));
+    const dataDir = join(parent, 'data');
+    const server = await startServerProcess({ dataDir, env: { LEADFINDER_ADMIN_TOKEN: ADMIN } });
     cleanup.push(() => server.stop());
-    const health = await fetch(`${server.url}/healthz`);
-    expect(health.status).toBe(200);
-    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-
-    const account = await createAccount(server.url, 'admin-secret-0123456789abcdefghijklmnop', 12.5);
+    const health = (await fetch(`${server.url}/healthz`)).status;
+    const ready = (await fetch(`${server.url}/readyz`)).status;
+    const account = await createAccount(server.url, ADMIN, 12.5);
     const created = await fetch(`${server.url}/v1/searches`, {
       method: 'POST',
       headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ q: 'AI startups in Berlin that raised a seed round in the last year', target: 2 }),
+      body: JSON.stringify({ q: QUERY, target: 2 }),
     });
-    expect(created.status).toBe(202);
     const { id } = (await created.json()) as { id: string };
-    expect(await server.stop({ keepData: true })).toBe(0);
+    const exitCode = await server.stop({ keepData: true });
+    const mode = (path: string) => {
+      const stat = statSync(join(dataDir, path), { throwIfNoEntry: false });
+      return stat && stat.mode & 0o777;
+    };
+    const modes = {
+      data: mode('.'), store: mode('store'), storeFile: mode('store/store.jsonl'), events: mode('events'),
+      eventsFile: mode('events/events.jsonl'), secret: mode('session-secret'),
+    };
+    return { dataDir, health, ready, account, created: created.status, id, exitCode, modes };
+  }
 
-    server = await startServerProcess({ dataDir, env, args: [] });
-    const again = await fetch(`${server.url}/v1/searches/${id}`, { headers: { authorization: `Bearer ${account.apiKey}` } });
+  it('answers /healthz and /readyz, keeps data across a restart, and exits 0 on SIGTERM', async () => {
+    const first = await firstServer;
+    expect(first.health).toBe(200);
+    expect(first.ready).toBe(200);
+    expect(first.created).toBe(202);
+    expect(first.exitCode).toBe(0);
+
+    const server = await startServerProcess({ dataDir: first.dataDir, env: { LEADFINDER_ADMIN_TOKEN: ADMIN }, args: [] });
+    cleanup.push(() => server.stop());
+    const again = await fetch(`${server.url}/v1/searches/${first.id}`, { headers: { authorization: `Bearer ${first.account.apiKey}` } });
     expect(again.status).toBe(200);
-    expect(((await again.json()) as { query: string }).query).toBe('AI startups in Berlin that raised a seed round in the last year');
-    const admin = await fetch(`${server.url}/admin/accounts/${account.id}`, { headers: { authorization: 'Bearer admin-secret-0123456789abcdefghijklmnop' } });
+    expect(((await again.json()) as { query: string }).query).toBe(QUERY);
+    const admin = await fetch(`${server.url}/admin/accounts/${first.account.id}`, { headers: { authorization: `Bearer ${ADMIN}` } });
     expect(((await admin.json()) as { balanceMicrousd: number }).balanceMicrousd).toBeLessThanOrEqual(12_500_000);
   }, 150_000);
 
@@ -149,26 +179,10 @@ describe('starting the embedded service', () => {
   }, 120_000);
 
   it('keeps its data private: folders 0700, store, event log and session secret 0600', async () => {
-    const parent = mkdtempSync(join(tmpdir(), 'lf-private-'));
-    cleanup.push(() => rmSync(parent, { recursive: true, force: true }));
-    const dataDir = join(parent, 'data');
-    const admin = 'admin-secret-0123456789abcdefghijklmnop';
-    const server = await startServerProcess({ dataDir, env: { LEADFINDER_ADMIN_TOKEN: admin } });
-    cleanup.push(() => server.stop());
-    const account = await createAccount(server.url, admin, 10);
-    const created = await fetch(`${server.url}/v1/searches`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ q: 'AI startups in Berlin', target: 1 }),
-    });
-    expect(created.status).toBe(202);
-    await server.stop({ keepData: true });
-    const mode = (path: string) => statSync(join(dataDir, path)).mode & 0o777;
-    expect({
-      data: mode('.'), store: mode('store'), storeFile: mode('store/store.jsonl'), events: mode('events'),
-      eventsFile: mode('events/events.jsonl'), secret: mode('session-secret'),
-    }).toEqual({ data: 0o700, store: 0o700, storeFile: 0o600, events: 0o700, eventsFile: 0o600, secret: 0o600 });
-  }, 120_000);
+    // The data dir the first server created and left after a search and a SIGTERM (stoppedServer).
+    const first = await firstServer;
+    expect(first.modes).toEqual({ data: 0o700, store: 0o700, storeFile: 0o600, events: 0o700, eventsFile: 0o600, secret: 0o600 });
+  });
 
   it('says in one line that the port is in use', async () => {
     // Any listener holds the port as well as a second server would, without seconds of start-up.
