@@ -83,6 +83,22 @@ describe('page model: structure before sentences', () => {
     expect(page.model!.subject).toBeNull();
   });
 
+  it('gives an article\'s item the sentences after its own that refer back to it, up to one that does not or names another', () => {
+    const page = extractHtml(`<html><head><title>The week in review</title></head><body><article><h1>The week in review</h1>
+      <p><a href="https://omgpop.com/">OMGPop</a> (New York City) pitches itself simply: An independent flash game studio. The team counts 11 people. It was later bought by a larger company.</p>
+      <p>We also spoke with <a href="https://rippling.com/">Rippling</a>. In its own words: One place to run HR. The team counts 2,500 people. Investors expect more deals this year. The company is hiring.</p>
+      <p><a href="https://brex.com/">Brex</a> raised again. It shares investors with <a href="https://ramp.com/">Ramp</a>. Its cards are everywhere.</p>
+      </article></body></html>`);
+    const passage = (name: string) => page.model!.items.find((i) => i.name === name)?.passage;
+    expect(passage('OMGPop')).toBe('OMGPop (New York City) pitches itself simply: An independent flash game studio. The team counts 11 people. It was later bought by a larger company.');
+    // A sentence that does not refer back ends it: "The company is hiring." after it is not taken.
+    expect(passage('Rippling')).toBe('We also spoke with Rippling. In its own words: One place to run HR. The team counts 2,500 people.');
+    // A sentence naming another entity is about that one too: it ends the passage.
+    expect(passage('Brex')).toBe('Brex raised again.');
+    expect(passage('Ramp')).toBe('It shares investors with Ramp.');
+    for (const item of page.model!.items) expect(page.text).toContain(item.passage);
+  });
+
   it('reads schema.org PropertyValue facts (additionalProperty) under their own names', () => {
     const page = extractHtml(`<html><head><script type="application/ld+json">${JSON.stringify({
       '@type': 'Organization', name: 'PlanGrid',

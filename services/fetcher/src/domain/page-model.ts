@@ -594,9 +594,11 @@ function readStructure(root: DomNode): Structure {
       if (name.split(/\s+/).length > 5 && !named) continue;
       if (items.some((i) => i.name === name)) continue;
       // Its passage is the sentence that names it: a news paragraph often names several entities, and
-      // "Ibadan-based Mendwell …" says nothing of the next sentence's company.
-      const sentence = sentenceSpans(paragraph).map(([s, e]) => paragraph.slice(s, e)).find((t) => t.includes(name)) ?? paragraph;
-      items.push({ name, kind: null, link: href, passage: sentence, facts: [], source: ASIDE_HEADING.test(paragraph) || asideOf(p) ? 'related' : 'link' });
+      // "Ibadan-based Mendwell …" says nothing of the next sentence's company. The sentences right after it
+      // that refer back to it ("It was later acquired.", "The team counts 70 people.") are about it too, up to
+      // the first that does not or that names another entity.
+      const passage = namingPassage(paragraph, name, descendants(p, 'a').map((x) => text(x)).filter((n) => n && n !== name));
+      items.push({ name, kind: null, link: href, passage, facts: [], source: ASIDE_HEADING.test(paragraph) || asideOf(p) ? 'related' : 'link' });
     }
   }
 
@@ -623,6 +625,34 @@ function readStructure(root: DomNode): Structure {
     }
   }
   return { facts, items };
+}
+
+/**
+ * A sentence that opens by referring back to the entity just named: a pronoun ("It", "Its", "She", "Their"), "The
+ * team"/"The company"/"The paper" and the like, or a possessive among its first words ("In its own words: …").
+ */
+const REFERS_BACK = /^(?:(?:it|its|it's|he|she|his|her|they|their)\b|the\s+(?:team|company|firm|startup|start-up|organi[sz]ation|non-?profit|charity|group|lab|laboratory|paper|study|article|work|book|product|project)\b|(?:\S+\s+){1,3}(?:its|his|her|their)\b)/i;
+
+/**
+ * The sentence of `paragraph` that names `name`, with the sentences after it that refer back to it and name
+ * none of `others` (only when that sentence is about it alone); the paragraph when no sentence names it.
+ * Always one span of the paragraph's text.
+ */
+export function namingPassage(paragraph: string, name: string, others: readonly string[]): string {
+  const spans = sentenceSpans(paragraph);
+  const at = spans.findIndex(([s, e]) => paragraph.slice(s, e).includes(name));
+  if (at < 0) return paragraph;
+  let last = at;
+  const own = paragraph.slice(spans[at]![0], spans[at]![1]);
+  // A sentence that is itself about someone named before ("It shares investors with Ramp.") or that names
+  // another entity too: whom the next sentence's "it" means is not clear, so it stays alone.
+  const alone = !REFERS_BACK.test(own) && !others.some((o) => own.includes(o));
+  for (let i = at + 1; alone && i < spans.length; i += 1) {
+    const sentence = paragraph.slice(spans[i]![0], spans[i]![1]);
+    if (!REFERS_BACK.test(sentence) || others.some((o) => sentence.includes(o))) break;
+    last = i;
+  }
+  return paragraph.slice(spans[at]![0], spans[last]![1]);
 }
 
 /**
