@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { recordSkippedSuite, toolPath, withoutClockEnv } from '@leadfinder/testkit';
 import { parseCsv } from '../../services/cli/test/parse-csv.js';
 import { startFakeWeb } from '../support/fake-web.js';
+import type { FakeWeb } from '../support/fake-web.js';
 import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
 
@@ -74,12 +75,21 @@ async function devSignIn(page: Page, email: string): Promise<void> {
   await expect.poll(() => page.locator('#who-name').isVisible()).toBe(true);
 }
 
+/** A promise awaited later: its failure is reported by the test that awaits it, not as an unhandled rejection. */
+function awaitedLater<T>(work: Promise<T>): Promise<T> {
+  work.catch(() => undefined);
+  return work;
+}
+
 describe.skipIf(!executablePath)('web page in Chromium', () => {
   let server: ServerProcess;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   const dialogs: string[] = [];
+  // The servers of two later tests (see beforeAll).
+  let bareServer: Promise<ServerProcess>;
+  let slowServer: Promise<{ web: FakeWeb; slow: ServerProcess }>;
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
@@ -90,11 +100,30 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     page = await context.newPage();
     page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.accept(); });
+    // Started now, while the first tests run on the first server; each test awaits its own. No sign-in configured:
+    bareServer = awaitedLater(startServerProcess());
+    // A second server behind the fake public web (SearXNG on loopback) whose searches can answer slowly;
+    // 12 USD buys two 5 USD holds and not a third.
+    slowServer = awaitedLater(startFakeWeb().then(async (web) => {
+      try {
+        return { web, slow: await startServerProcess({ env: { ...web.resolveEnv, LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_WELCOME_BALANCE_USD: '12' } }) };
+      } catch (error) {
+        await web.close();
+        throw error;
+      }
+    }));
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
+    await Promise.allSettled([
+      server?.stop(),
+      bareServer?.then((bare) => bare.stop()),
+      slowServer?.then(async ({ web, slow }) => {
+        await slow.stop();
+        await web.close();
+      }),
+    ]);
   });
 
   it('signed out: no nav and no sign-out, a clearly labelled development sign-in, no serious accessibility violation', async () => {
@@ -396,7 +425,7 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
   }, 90_000);
 
   it('without any sign-in configured, says so and offers neither a form nor a nav', async () => {
-    const bare = await startServerProcess();
+    const bare = await bareServer;
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     try {
       const p = await ctx.newPage();
@@ -411,7 +440,6 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       await shootBoth(p, '00-no-sign-in');
     } finally {
       await ctx.close();
-      await bare.stop();
     }
     // Room for a server start-up (up to 60 s beside other test files on two shared cores).
   }, 120_000);
@@ -425,10 +453,8 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
   });
 
   it('on a slow server: resumes after a reload, asks before a second search, says what a 402 is missing, stops, and recovers a failed sign-in', async () => {
-    // A second server behind the fake public web (SearXNG on loopback) whose searches answer slowly, so
-    // the runs are certainly still running; 12 USD buys two 5 USD holds and not a third.
-    const web = await startFakeWeb();
-    const slow = await startServerProcess({ env: { ...web.resolveEnv, LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_WELCOME_BALANCE_USD: '12' } });
+    // The second server (see beforeAll) answers searches slowly, so the runs are certainly still running.
+    const { web, slow } = await slowServer;
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const asked: string[] = [];
     let answer = false;
@@ -549,8 +575,6 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
       expect(await p.locator('#run-summary').innerText()).toMatch(/^(Stopped at \d+ of 50\.|\d+ of 50 found)/);
     } finally {
       await ctx.close();
-      await slow.stop();
-      await web.close();
     }
   }, 120_000);
 });
