@@ -38,9 +38,13 @@ export function edgeAndCoordinator(servers: DistributedServers, name: string): E
       LEADFINDER_MONGODB_URL: servers.mongoUrl!, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: nats.url,
       LEADFINDER_SESSION_SECRET: randomBytes(32).toString('hex'), LEADFINDER_ADMIN_TOKEN: adminToken,
     };
-    // No fetcher or filter address: the coordinator runs both in its own process.
-    started(await startRole('coordinator', 'coordinator', { ...common, LEADFINDER_DATA_DIR: dataDir('coordinator'), LEADFINDER_LOG_LEVEL: 'info' }));
-    edge = started(await startRole('edge', 'edge', { ...common, LEADFINDER_DATA_DIR: dataDir('edge') }));
+    // Both at once (neither waits for the other to be ready); each is recorded as soon as it is up, so
+    // afterAll stops it even when the other failed to start. No fetcher or filter address: the
+    // coordinator runs both in its own process.
+    [, edge] = await Promise.all([
+      startRole('coordinator', 'coordinator', { ...common, LEADFINDER_DATA_DIR: dataDir('coordinator'), LEADFINDER_LOG_LEVEL: 'info' }).then(started),
+      startRole('edge', 'edge', { ...common, LEADFINDER_DATA_DIR: dataDir('edge') }).then(started),
+    ]);
   }, 120_000);
 
   afterAll(async () => {

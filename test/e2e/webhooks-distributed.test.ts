@@ -43,9 +43,12 @@ describe.skipIf(!serversReady)('idempotent create and signed webhooks over NATS 
       // A delivery edge A held when it was killed goes to edge B after 5 s instead of the production 30 s.
       LEADFINDER_WEBHOOK_REDELIVERY_MS: '5000',
     };
-    // A coordinator with the fetcher and filter in process (no addresses given), searching the sample corpus.
-    started(await startRole('coordinator', 'coordinator', { ...common, LEADFINDER_DATA_DIR: dataDir('coordinator'), LEADFINDER_LOG_LEVEL: 'info' }));
-    edgeA = started(await startRole('edge-a', 'edge', { ...common, LEADFINDER_DATA_DIR: dataDir('edge-a') }));
+    // A coordinator with the fetcher and filter in process (no addresses given), searching the sample corpus,
+    // and edge A, started at once; each is recorded as soon as it is up, so afterAll stops it either way.
+    [, edgeA] = await Promise.all([
+      startRole('coordinator', 'coordinator', { ...common, LEADFINDER_DATA_DIR: dataDir('coordinator'), LEADFINDER_LOG_LEVEL: 'info' }).then(started),
+      startRole('edge-a', 'edge', { ...common, LEADFINDER_DATA_DIR: dataDir('edge-a') }).then(started),
+    ]);
   }, 120_000);
 
   afterAll(async () => {
