@@ -8,16 +8,20 @@
  *
  * Exporters (comma-separated, `none` always included):
  * - `none`: the SDK's span lifecycle only (what `serve` runs without an endpoint);
- * - `batch`: + the batch span processor, its exporter doing nothing (the buffering alone);
- * - `encode`: + the OTLP/JSON encoding (otlp-json.ts), nothing sent;
- * - `json`: what `startTelemetry` exports with (our encoder, the official OTLP/HTTP transport) to a loopback
- *   sink in another process, so the receiving side's CPU is not counted;
- * - `official-json`: the same transport with the official serializer (`@opentelemetry/otlp-transformer`,
- *   what `@opentelemetry/exporter-trace-otlp-http` sends);
+ * - `batch`: + the SDK's batch span processor, its exporter doing nothing (holding the spans alone);
+ * - `encode`: + the OTLP/JSON encoding (otlp-json.ts) of what that processor held, nothing sent;
+ * - `encode-on-end`: the processor `startTelemetry` uses (otlp-json-processor.ts: each span encoded as it
+ *   ends, nothing held), nothing sent;
+ * - `json`: what `startTelemetry` exports with (that processor, the official OTLP/HTTP transport) to a
+ *   loopback sink in another process, so the receiving side's CPU is not counted;
+ * - `json-held`: what it exported with before: the SDK's batch processor holding the spans, our encoder
+ *   when a batch goes out, the same transport;
+ * - `official-json`: the SDK's batch processor and the official serializer (`@opentelemetry/otlp-transformer`,
+ *   what `@opentelemetry/exporter-trace-otlp-http` sends), the same transport;
  * - `protobuf`: `@opentelemetry/exporter-trace-otlp-proto` (`OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf`).
- * `BATCH=<n>` sets the batch processor's `maxExportBatchSize` (default 512, the SDK's). `CHURN=<n>` allocates n
+ * `BATCH=<n>` sets the processors' `maxExportBatchSize` (default 512, the SDK's). `CHURN=<n>` allocates n
  * short-lived objects per trace, as a request does (1,500 is about what an edge `POST` costs in CPU): spans
- * the batch processor holds then live through young-generation collections, which is most of the gap
+ * a batch processor holds then live through young-generation collections, which is most of the gap
  * between this figure and the edge's (bench/README.md).
  */
 import { fork } from 'node:child_process';
@@ -30,11 +34,12 @@ import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentel
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { createOtlpJsonTraceExporter, encodeSpansAsOtlpJson } from '../services/platform/src/telemetry/otlp-json.js';
+import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createOtlpJsonTraceTransport, encodeSpansAsOtlpJson } from '../services/platform/src/telemetry/otlp-json.js';
+import { OtlpJsonBatchSpanProcessor } from '../services/platform/src/telemetry/otlp-json-processor.js';
 
-type Exporter = 'none' | 'batch' | 'encode' | 'json' | 'official-json' | 'protobuf';
-const EXPORTERS: readonly Exporter[] = ['none', 'batch', 'encode', 'json', 'official-json', 'protobuf'];
+type Exporter = 'none' | 'batch' | 'encode' | 'encode-on-end' | 'json' | 'json-held' | 'official-json' | 'protobuf';
+const EXPORTERS: readonly Exporter[] = ['none', 'batch', 'encode', 'encode-on-end', 'json', 'json-held', 'official-json', 'protobuf'];
 
 const WINDOW = 400;
 
@@ -49,16 +54,28 @@ function localExporter(encode: boolean): SpanExporter {
   };
 }
 
-function exporterOf(kind: Exporter, url: string): SpanExporter | null {
+/** The official OTLP/HTTP transport with a serializer of spans held by the SDK's batch processor. */
+function heldSpansExporter(url: string, serializeRequest: (spans: ReadableSpan[]) => Uint8Array | undefined): SpanExporter {
+  return new OTLPExporterBase<ReadableSpan[]>(createOtlpHttpExportDelegate(
+    convertLegacyHttpOptions({ url: `${url}/v1/traces` }, 'TRACES', 'v1/traces', { 'Content-Type': 'application/json' }),
+    { serializeRequest, deserializeResponse: JsonTraceSerializer.deserializeResponse }));
+}
+
+function processorOf(kind: Exporter, url: string, batch: number): SpanProcessor {
+  const config = { maxExportBatchSize: batch, maxQueueSize: Math.max(2048, batch * 4) };
+  const held = (exporter: SpanExporter) => new BatchSpanProcessor(exporter, config);
   switch (kind) {
-    case 'none': return null;
-    case 'batch': return localExporter(false);
-    case 'encode': return localExporter(true);
-    case 'json': return createOtlpJsonTraceExporter(`${url}/v1/traces`);
-    case 'official-json':
-      return new OTLPExporterBase<ReadableSpan[]>(createOtlpHttpExportDelegate(
-        convertLegacyHttpOptions({ url: `${url}/v1/traces` }, 'TRACES', 'v1/traces', { 'Content-Type': 'application/json' }), JsonTraceSerializer));
-    case 'protobuf': return new OTLPProtoTraceExporter({ url: `${url}/v1/traces` });
+    case 'none': return new NoopSpanProcessor();
+    case 'batch': return held(localExporter(false));
+    case 'encode': return held(localExporter(true));
+    case 'encode-on-end':
+      return new OtlpJsonBatchSpanProcessor({
+        export: (_body, done) => setImmediate(() => done({ code: 0 })), forceFlush: async () => undefined, shutdown: async () => undefined,
+      }, config);
+    case 'json': return new OtlpJsonBatchSpanProcessor(createOtlpJsonTraceTransport(`${url}/v1/traces`), config);
+    case 'json-held': return held(heldSpansExporter(url, (spans) => encodeSpansAsOtlpJson(spans)));
+    case 'official-json': return held(heldSpansExporter(url, (spans) => JsonTraceSerializer.serializeRequest(spans)));
+    case 'protobuf': return held(new OTLPProtoTraceExporter({ url: `${url}/v1/traces` }));
   }
 }
 
@@ -98,7 +115,7 @@ let garbage: unknown;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  const kinds = [...new Set<Exporter>(['none', ...((process.argv[2] ?? 'batch,encode,json,official-json,protobuf').split(',') as Exporter[])])];
+  const kinds = [...new Set<Exporter>(['none', ...((process.argv[2] ?? 'batch,encode,encode-on-end,json,json-held,official-json,protobuf').split(',') as Exporter[])])];
   const unknown = kinds.filter((k) => !EXPORTERS.includes(k));
   if (unknown.length) throw new Error(`unknown exporter(s) ${unknown.join(', ')}; known: ${EXPORTERS.join(', ')}`);
   const rounds = Number(process.argv[3]) || 30;
@@ -111,11 +128,7 @@ async function main(): Promise<void> {
     });
     const resource = resourceFromAttributes({ 'service.name': 'leadfinder-edge', 'leadfinder.role': 'edge' });
     const setups = kinds.map((kind) => {
-      const exporter = exporterOf(kind, url);
-      const provider = new BasicTracerProvider({
-        resource,
-        spanProcessors: [exporter ? new BatchSpanProcessor(exporter, { maxExportBatchSize: batch, maxQueueSize: Math.max(2048, batch * 4) }) : new NoopSpanProcessor()],
-      });
+      const provider = new BasicTracerProvider({ resource, spanProcessors: [processorOf(kind, url, batch)] });
       return { kind, provider, tracers: { http: provider.getTracer('leadfinder.http'), edge: provider.getTracer('leadfinder-edge'), ports: provider.getTracer('leadfinder.ports') } };
     });
     const perTrace = Object.fromEntries(kinds.map((k) => [k, [] as number[]])) as Record<Exporter, number[]>;
