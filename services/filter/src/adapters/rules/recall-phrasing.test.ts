@@ -77,3 +77,45 @@ describe('a founding given as "Est."', () => {
     expect((await outcomes(p, before))[1]).toBe('no');
   });
 });
+
+describe('a year a sentence puts in time', () => {
+  const article = (name: string, sentence: string, publishedAt: string): FetchedPage => {
+    const url = `https://news.example/spotlight/${name.toLowerCase()}`;
+    const passages = [`Inside ${name}`, sentence];
+    const subject: PageEntity = { name, kind: null, link: null, passage: sentence, facts: [], source: 'heading' };
+    return {
+      url, finalUrl: url, status: 200, contentType: 'text/html', title: `Inside ${name}`, text: passages.join('\n'),
+      publishedAt, passages, fetchedAt: NOW, model: { subject, items: [], siteName: null },
+    };
+  };
+
+  it('"Founded in 2013, Weave …" is founded in 2013, whatever day the page is dated', async () => {
+    const p = await plan('startups founded between 2014 and 2016');
+    const founding = p.filters.at(-1)!;
+    const verdict = async (page: FetchedPage) => {
+      const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+      return (await reasoner.verify({ plan: p, filter: founding, candidate: candidates[0]!, pages: [page] }, { signal })).verdict.outcome;
+    };
+    // Before: the sentence's year was no date, and the page's date (2014) stood in for it: yes.
+    expect(await verdict(article('Weave', 'Founded in 2013, Weave makes a customer communication platform.', '2014-01-15T00:00:00.000Z'))).toBe('no');
+    expect(await verdict(article('Odeko', 'Founded in 2015, Odeko supplies independent cafes.', '2016-03-01T00:00:00.000Z'))).toBe('yes');
+  });
+});
+
+describe('whom a company sells to is not its sector', () => {
+  it('a sector that does not say it (Productivity) leaves B2B unclear; a consumer one rules it out; a page that says B2B settles it', async () => {
+    const p = await plan('B2B companies that got acquired');
+    const typeFilter = p.filters[0]!;
+    const verdict = async (...pages: FetchedPage[]) => {
+      const { candidates } = await reasoner.extract({ plan: p, page: pages[0]!, round: 1 }, { signal });
+      const candidate = { ...candidates[0]!, sourceUrls: pages.map((x) => x.url) };
+      return (await reasoner.verify({ plan: p, filter: typeFilter, candidate, pages }, { signal })).verdict.outcome;
+    };
+    const home = profile('heap.io', 'Heap', [fact('Industry', 'Productivity'), fact('Keywords', 'Analytics, Data Visualization')]);
+    // Before: "its sector is stated otherwise" (no), and no other page was ever looked for.
+    expect(await verdict(home)).toBe('unclear');
+    expect(await verdict(profile('shop.example', 'Shoply', [fact('Industry', 'Consumer'), fact('Keywords', 'Retail')]))).toBe('no');
+    const card = profile('bizgraph.example', 'Heap', [fact('Industries', 'B2B, Productivity')]);
+    expect(await verdict(home, card)).toBe('yes');
+  });
+});

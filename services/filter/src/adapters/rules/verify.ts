@@ -234,6 +234,21 @@ function coverSectors(facts: Evidence[], groups: string[][]): Evidence[] | null 
   return used;
 }
 
+/** Whom a company sells to: a business model, said beside its sector ("B2B" and "Productivity" both hold). */
+const SELLS_TO_BUSINESSES = /^(?:b2b|business-to-business)$/i;
+const SELLS_TO_CONSUMERS = /\b(?:b2c|consumers?|business-to-consumer|d2c|direct-to-consumer)\b/i;
+
+/**
+ * The only sector group the facts leave uncovered is "sells to businesses" (B2B), and the facts name no
+ * consumer business either: a page giving its sector as "Productivity" or "Security" does not say whom it
+ * sells to, so that is unclear rather than no.
+ */
+function customerTypeOnly(topicFacts: readonly Evidence[], sector: readonly string[][]): boolean {
+  const uncovered = sector.filter((g) => coverSectors([...topicFacts], [[...g, ...narrowerTerms(g)]]) === null);
+  if (uncovered.length === 0 || !uncovered.every((g) => g.some((t) => SELLS_TO_BUSINESSES.test(t)))) return false;
+  return topicFacts.length > 0 && !topicFacts.some((e) => SELLS_TO_CONSUMERS.test(e.fact!.value));
+}
+
 // Labels pages give what something is about: "Industry", "Sector", "Keywords" (schema.org keywords), "About"
 // (schema.org about), "Research area", "Expertise", "Specialty", "Research interests", "Known for", and what
 // an encyclopedia's infobox lists under "Products" or "Services".
@@ -255,6 +270,9 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
   if (bySector === null) {
     // A sub-sector among its facts ("Industry: Therapeutics" for healthcare) places it in the sector.
     bySector = coverSectors(topicFacts, sector.map((g) => [...g, ...narrowerTerms(g)]));
+    if (bySector === null && customerTypeOnly(topicFacts, sector)) {
+      return unclear(filter, candidate, `its sector facts (${topicFacts.map((e) => e.fact!.value).join('; ').slice(0, 120)}) do not say whether it sells to businesses.`);
+    }
     if (bySector === null) return fail(filter, candidate, 'its sector is stated otherwise.', [topicFacts[0]!]);
     subSector = true;
   }
@@ -634,12 +652,18 @@ function verifyCohort(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'c
 const DATE_LABEL = /\b(?:year|date|dated|when|founded|established|launched|since|published|publication|issued|released|awarded|prize|award|nobel|born|died|started|opened|incorporated)\b|^est\.?$/i;
 const YEAR_TOKEN = /(?<![\d,.])((?:1[5-9]|20)\d{2})(?![\d,])/g;
 
+const CUED_YEAR = /\b(?:founded|established|launched|started|incorporated|published|born)(?:\s+in)?\s+((?:1[5-9]|20)\d{2})\b/gi;
+
 function dateCheck(e: Evidence, range: DateRange): 'in' | 'out' | 'none' {
   // A fact whose whole value is a year ("Established: 2019") states that year; so does a year in the value
   // of a fact labelled as a time or an award ("Nobel Prize: Physics (2012)"). In a sentence a bare number
   // is too loose to read as a date.
   const year = e.fact ? /^\s*((?:1[5-9]|20)\d{2})\s*$/.exec(e.fact.value)?.[1] : undefined;
   let dates: { from: string; to: string }[] = year ? [{ from: `${year}-01-01`, to: `${year}-12-31` }] : statedDates(e.text);
+  // A year right after a founding or publishing verb ("Founded in 2013, Weave …", "established 2019") is a date,
+  // not a loose number: without it the page's own date stood in for a sentence that says otherwise. A bare
+  // "in 1995" is not ("… published X; the prize followed in 1995" dates the prize).
+  if (dates.length === 0 && !e.fact) dates = [...e.text.matchAll(CUED_YEAR)].map((m) => ({ from: `${m[1]}-01-01`, to: `${m[1]}-12-31` }));
   if (dates.length === 0 && e.fact && DATE_LABEL.test(e.fact.label) && e.fact.value.length <= 120) {
     dates = [...e.fact.value.matchAll(YEAR_TOKEN)].map((m) => ({ from: `${m[1]}-01-01`, to: `${m[1]}-12-31` }));
   }
