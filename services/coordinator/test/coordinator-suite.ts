@@ -144,8 +144,42 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
         expect(research.calls.searchedDomains[research.calls.searched.indexOf('Acme')]).toEqual(['acme.com']);
         expect(research.calls.fetched).toContain('http://acme.com/about');
         expect(after.result!.table.map((r) => [r.name, r.source_urls])).toEqual([['Acme', ['http://news.test/', 'http://acme.com/about']]]);
-        // Beta has no domain: nothing to search; it stays out.
-        expect(research.calls.searched.filter((q) => q === 'Beta')).toEqual([]);
+        // Beta has no domain: no search restricted to one (its name alone is searched, and finds nothing); it stays out.
+        expect(research.calls.searched.flatMap((q, i) => (q === 'Beta' ? [research.calls.searchedDomains[i]] : []))).toEqual([[]]);
+        expect(after.result!.table.map((r) => r.name)).not.toContain('Beta');
+      });
+
+      it('searches the name of a candidate still unclear with no lead or domain, and judges it again with the page that names it', async () => {
+        h = await createHarness({}, ports);
+        const world = standardWorld({
+          hits: {
+            q1: [{ url: 'http://news.test/', score: 0.9 }], q2: [],
+            Acme: [{ url: 'http://news.test/', score: 0 }, { url: 'http://profiles.test/acme', score: 0 }],
+            Beta: [{ url: 'http://profiles.test/beta-blog', score: 0 }],
+          },
+          pages: {
+            'http://news.test/': 'Acme and Beta were mentioned.',
+            'http://profiles.test/acme': 'Acme is hiring in Berlin.',
+            'http://profiles.test/beta-blog': 'A post about something else.',
+          },
+          candidates: {
+            'http://news.test/': [{ key: 'acme', name: 'Acme' }, { key: 'beta', name: 'Beta' }],
+            'http://profiles.test/acme': [{ key: 'acme', name: 'Acme' }],
+          },
+          passes: (filter, c) => filter.title !== 'Hiring' || c.sourceUrls.includes('http://profiles.test/acme'),
+          unclear: (filter) => filter.title === 'Hiring',
+        });
+        const research = createFakeResearch(world);
+        await h.coordinator(research.fetcher, research.filter).start();
+        const run = await h.submit({ target: 2 });
+        const after = await h.waitTerminal(run.id);
+        // One search of each name, not restricted to a domain; the page already read is not opened again.
+        expect(research.calls.searched.filter((q) => q === 'Acme' || q === 'Beta').sort()).toEqual(['Acme', 'Beta']);
+        expect(research.calls.searchedDomains[research.calls.searched.indexOf('Acme')]).toEqual([]);
+        expect(research.calls.fetched.filter((u) => u === 'http://news.test/')).toHaveLength(1);
+        expect(after.result!.table.map((r) => [r.name, r.source_urls])).toEqual([['Acme', ['http://news.test/', 'http://profiles.test/acme']]]);
+        // Beta's result did not name it: it is judged no again and stays out.
+        expect(research.calls.verified.filter((v) => v.candidate === 'beta' && v.filter === 'Hiring')).toHaveLength(1);
       });
 
       it('merges one company found on two pages into one row with both sources', async () => {

@@ -82,6 +82,14 @@ export async function driveRun(session: RunSession): Promise<void> {
     const byDomain = await followDomains(session, round, unclear.filter((k) => !byLead.includes(k)));
     const settled = state.admit([...new Set([...byLead, ...byDomain])]);
     if (settled.length > 0) await runFunnel(session, round, settled);
+    // Still unclear with its own page read (or none to find): another page about it may say what its own
+    // did not ("Industries: B2B, Security" where its home page gives only "Security"): a search of its name.
+    const pending = new Set([...byLead, ...byDomain]);
+    // Only while the run is short of its target: a run about to end spends nothing on it.
+    const short = state.rows().length < run.target;
+    const stillUnclear = short ? state.unclearKeys().filter((k) => !state.hasPassed(k) && !pending.has(k)) : [];
+    const corroborated = state.admit(await followNames(session, round, stillUnclear));
+    if (corroborated.length > 0) await runFunnel(session, round, corroborated);
     const yieldingUrls = state.rowSourcesOf(round);
     for (const cursor of cursorsAfterRound({ answers, yieldingUrls, seenBefore: state.seenHitUrls, limit: session.tuning.searchLimit })) {
       state.recordSearch(cursor);
@@ -181,6 +189,77 @@ async function followDomains(session: RunSession, round: number, unclearKeys: re
   const opened = new Set(await openLeads(session, round, leads));
   // Judge again the candidates whose own page was opened (and whatever new the pages named).
   return [...new Set([...wanted.map((w) => w.key).filter((k) => [...leads.values()].includes(k)), ...opened])];
+}
+
+/**
+ * Candidates still unclear once their own page was tried: a search of their name (at most
+ * `maxNameSearchesPerRound` a round, once per candidate) and the first two results not yet opened, on two sites
+ * not read about them yet, that name them in their title or snippet, opened and read like any page. A candidate
+ * is judged again only when such a page named it (its sources grew), so a page about something else with the
+ * same word changes nothing. Returns the keys to judge again, with whatever new the pages named.
+ */
+async function followNames(session: RunSession, round: number, unclearKeys: readonly string[]): Promise<string[]> {
+  const { state, research, tuning } = session;
+  const wanted: { key: string; name: string }[] = [];
+  for (const key of unclearKeys) {
+    if (wanted.length >= tuning.maxNameSearchesPerRound) break;
+    const c = state.pool.get(key);
+    // A name of two letters is no search of its own.
+    if (!c || c.name.trim().length < 3) continue;
+    if (!state.takeNameSearch(key)) continue;
+    wanted.push({ key, name: c.name.trim() });
+  }
+  if (wanted.length === 0) return [];
+  await session.enter(roundWhere(round, 'searching'));
+  const urls = new Map<string, string>();
+  try {
+    const answers = await mapBounded(wanted, tuning.searchParallelism, ({ name }) => {
+      session.checkpoint();
+      return research.search({ query: name, domains: state.plan.sites.domains, publishedAfter: null, page: 1, limit: 5 });
+    });
+    wanted.forEach(({ key, name }, i) => {
+      const sources = state.pool.get(key)?.sourceUrls ?? [];
+      // A site already read about it (its own, a profile's) says the same again: other sites' pages are wanted.
+      const readHosts = new Set(sources.map(hostOf).filter((h): h is string => h !== null));
+      const lower = name.toLowerCase();
+      let taken = 0;
+      for (const h of answers[i]!.hits) {
+        const host = hostOf(h.url) ?? '';
+        if (state.openedUrls.has(h.url) || urls.has(h.url) || readHosts.has(host) || !`${h.title} ${h.snippet}`.toLowerCase().includes(lower)) continue;
+        urls.set(h.url, key);
+        readHosts.add(host);
+        taken += 1;
+        if (taken >= 2) break;
+      }
+    });
+  } finally {
+    await session.recordSpend().catch(() => undefined);
+  }
+  if (urls.size === 0) return [];
+  const sourcesBefore = new Map([...urls.values()].map((key) => [key, state.pool.get(key)?.sourceUrls.length ?? 0] as const));
+  await session.enter(roundWhere(round, 'opening pages'));
+  let pages: (FetchedPage | null)[] = [];
+  try {
+    pages = await mapBounded([...urls.keys()], tuning.fetchParallelism, async (url) => {
+      session.checkpoint();
+      const page = await research.fetchPage(url);
+      state.recordOpened(url, page);
+      return page;
+    });
+  } finally {
+    await session.recordSpend().catch(() => undefined);
+  }
+  const opened = pages.filter((p): p is FetchedPage => p !== null);
+  if (opened.length === 0) return [];
+  await session.enter(roundWhere(round, 'extracting'));
+  const extracted = await mapBounded(opened, tuning.extractParallelism, (page) => {
+    session.checkpoint();
+    return research.extract({ plan: state.plan, page, round });
+  });
+  await session.recordSpend();
+  const found = state.pool.add(extracted.flat().map((c) => ({ ...c, round })));
+  const grown = [...sourcesBefore].filter(([key, n]) => (state.pool.get(key)?.sourceUrls.length ?? 0) > n).map(([key]) => key);
+  return [...new Set([...grown, ...found])];
 }
 
 /** Opens lead pages (url → candidate key), adds each to its candidate's sources, extracts what they name. */

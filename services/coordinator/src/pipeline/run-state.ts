@@ -47,6 +47,8 @@ export class RunState {
   private readonly unclear = new Set<string>();
   /** Candidates whose own domain was already searched for their page. */
   private readonly domainSearched = new Set<string>();
+  /** Candidates whose name was already searched for another page about them. */
+  private readonly nameSearched = new Set<string>();
   /** The request's exclusions (null without `exclude`) and the candidates they dropped. */
   private exclusions: IdentityIndex | null = null;
   private readonly excludedKeys = new Set<string>();
@@ -227,6 +229,17 @@ export class RunState {
     if (this.domainSearched.has(key)) return false;
     this.domainSearched.add(key);
     return true;
+  }
+
+  /** True the first time a candidate's name is to be searched for another page about it, false ever after. */
+  takeNameSearch(key: string): boolean {
+    if (this.nameSearched.has(key)) return false;
+    this.nameSearched.add(key);
+    return true;
+  }
+  /** True once the candidate passed every filter (it is a row). */
+  hasPassed(key: string): boolean {
+    return this.passed.some((p) => p.key === key);
   }
 
   /** Every query cursor so far, in first-use order. */

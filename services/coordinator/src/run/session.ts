@@ -39,6 +39,12 @@ export interface DriveTuning {
   maxLeadsPerRound: number;
   /** Searches restricted to a candidate's own domain (when no listing links it) per round. @default 8 */
   maxDomainSearchesPerRound: number;
+  /**
+   * Searches of a candidate's name per round, for one still unclear after its own page was tried: another page
+   * about it (a profile, an article) may state what its own did not. Each is one priced search and at most two
+   * priced pages, once per candidate. @default 8
+   */
+  maxNameSearchesPerRound: number;
 }
 export const DEFAULT_DRIVE_TUNING: DriveTuning = {
   fetchParallelism: 4,
@@ -51,6 +57,7 @@ export const DEFAULT_DRIVE_TUNING: DriveTuning = {
   maxEmptyRounds: 2,
   maxLeadsPerRound: 40,
   maxDomainSearchesPerRound: 8,
+  maxNameSearchesPerRound: 8,
 };
 
 /** What a coordinator hands every run it drives. */
