@@ -5,6 +5,7 @@ import { eventually, expectDeliveredOnce, startReceiver, webhookApi } from './we
 import type { DeliveryView, Receiver } from './webhooks-suite.js';
 
 const ADMIN = 'webhooks-admin-token-0123456789abcdefgh';
+const SERVER_ENV = { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', LEADFINDER_WEBHOOK_RETRY_BASE_MS: '150' };
 const QUERY = 'fintech startups in Berlin that raised a seed round';
 
 /**
@@ -19,9 +20,7 @@ describe('signed webhooks, embedded', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    server = await startServerProcess({
-      env: { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', LEADFINDER_WEBHOOK_RETRY_BASE_MS: '150' },
-    });
+    server = await startServerProcess({ env: SERVER_ENV });
     account = await createAccount(server.url, ADMIN, 50);
   });
   afterAll(async () => {
@@ -98,8 +97,10 @@ describe('signed webhooks, embedded', () => {
 
   it('keeps pending deliveries across a restart of the embedded service (queued again from the data dir)', async () => {
     const failing = await startReceiver();
-    const env = { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', LEADFINDER_WEBHOOK_RETRY_BASE_MS: '150' };
-    let first: ServerProcess | undefined = await startServerProcess({ env });
+    // The file's server (started with SERVER_ENV) is the one restarted: no later test uses it. Its data dir
+    // goes with it in afterAll, after the restarted server (given that dir) is stopped below.
+    const env = SERVER_ENV;
+    let first: ServerProcess | undefined = server;
     let second: ServerProcess | undefined;
     try {
       const owner = await createAccount(first.url, ADMIN, 10);
