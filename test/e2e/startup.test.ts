@@ -39,6 +39,12 @@ describe('starting the embedded service', () => {
   afterAll(async () => {
     for (const c of cleanup.reverse()) await c();
   });
+  /** A temporary folder removed after the file. */
+  const tempDir = (prefix: string) => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  };
 
   /**
    * One server, started on a data dir it creates, given an account and a search, then stopped with SIGTERM
@@ -103,7 +109,7 @@ describe('starting the embedded service', () => {
     const corpusDataDir = mkdtempSync(join(tmpdir(), 'lf-bad-'));
     cleanup.push(() => rmSync(corpusDataDir, { recursive: true, force: true }));
     const [r, r2, r3] = await Promise.all([
-      refusedStart({ PORT: 'eighty', LEADFINDER_DATA_DIR: mkdtempSync(join(tmpdir(), 'lf-bad-')) }),
+      refusedStart({ PORT: 'eighty', LEADFINDER_DATA_DIR: tempDir('lf-bad-') }),
       refusedStart({ LEADFINDER_SEARCH: 'searxng' }),
       refusedStart({ LEADFINDER_CORPUS_DIR: '/nonexistent', LEADFINDER_DATA_DIR: corpusDataDir }),
     ]);
@@ -190,7 +196,7 @@ describe('starting the embedded service', () => {
     await new Promise<void>((resolve) => first.listen(0, '127.0.0.1', resolve));
     cleanup.push(() => new Promise<void>((resolve) => first.close(() => resolve())));
     const port = (first.address() as AddressInfo).port;
-    const r = await refusedStart({ PORT: String(port), HOST: '127.0.0.1', LEADFINDER_DATA_DIR: mkdtempSync(join(tmpdir(), 'lf-port-')) }, [], serveBin());
+    const r = await refusedStart({ PORT: String(port), HOST: '127.0.0.1', LEADFINDER_DATA_DIR: tempDir('lf-port-') }, [], serveBin());
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/address already in use/);
