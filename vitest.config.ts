@@ -66,7 +66,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Two workers; the files run one after another in each worker process.
+        // First, two workers; the files run one after another in each worker process.
         test: { name: 'shared', include: SHARED, isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } },
       },
       {
@@ -81,15 +81,12 @@ export default defineConfig({
           // their timeouts. Suites sharing the real NATS and MongoDB-wire servers use names unique per run
           // (uniqueName); suites whose processes use the production stream names start a nats-server of their own.
           maxWorkers: 2,
-          // The same group as 'shared': one pool of two workers takes this project's files first (vitest
-          // orders a group's projects by name), then the shared ones, longest first. As a group of its own
-          // after 'shared', its longest file (about 33 s) ran on one worker while the other had run out of work.
-          sequence: { groupOrder: 0 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
         extends: true,
-        test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 2 } },
       },
     ],
   },
