@@ -119,3 +119,14 @@ describe('whom a company sells to is not its sector', () => {
     expect(await verdict(home, card)).toBe('yes');
   });
 });
+
+describe('"awarded" said alone', () => {
+  it('is what a laureate profile\'s prize or honours fact states, dated by its year', async () => {
+    const p = await plan('physics laureates awarded after 2012');
+    const amano = profile('tracker.example', 'Hiroshi Amano', [fact('Field', 'Physics'), fact('Honours', 'Nobel Prize in Physics 2014')]);
+    const ketterle = profile('tracker.example', 'Wolfgang Ketterle', [fact('Field', 'Physics'), fact('Prize', 'Nobel Prize in Physics 2001')]);
+    // Before: "no sentence about it mentions this event" for both.
+    expect(await outcomes(p, amano)).toEqual(['yes', 'yes']);
+    expect((await outcomes(p, ketterle))[1]).toBe('no');
+  });
+});

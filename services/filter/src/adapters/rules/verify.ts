@@ -649,7 +649,7 @@ function verifyCohort(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'c
 
 /** Labels of facts whose value is a time: a year in them is a date ("Published in: Physical Review B, 1973"). */
 // "Est." is how listings and signs abbreviate "established".
-const DATE_LABEL = /\b(?:year|date|dated|when|founded|established|launched|since|published|publication|issued|released|awarded|prize|award|nobel|born|died|started|opened|incorporated)\b|^est\.?$/i;
+const DATE_LABEL = /\b(?:year|date|dated|when|founded|established|launched|since|published|publication|issued|released|awarded|prize|prizes|award|awards|honou?rs?|laureate|nobel|born|died|started|opened|incorporated)\b|^est\.?$/i;
 const YEAR_TOKEN = /(?<![\d,.])((?:1[5-9]|20)\d{2})(?![\d,])/g;
 
 const CUED_YEAR = /\b(?:founded|established|launched|started|incorporated|published|born)(?:\s+in)?\s+((?:1[5-9]|20)\d{2})\b/gi;
@@ -691,6 +691,11 @@ const LAUNCH_LABEL = /\blaunch(?:ed|es|ing)?\b/i;
 /** Other labels of a founding ("Year of foundation", "Inception", "Started", the abbreviation "Est."): they state it, as "Founded" does. */
 const FOUNDING_ALIKE_LABEL = /\bfoundation\b|\binception\b|^(?:year )?started$|^(?:year )?(?:of )?(?:creation|formation)$|^formed$|^est(?:\.|d\.?)?$/i;
 
+/** The words of an award said alone ("awarded", "honoured", "won"). */
+const AWARDED_WORDS = /^(?:award(?:ed)?|honou?red|won|win|recogni[sz]ed)$/i;
+/** Labels under which a profile gives someone's awards. */
+const AWARD_LABEL = /\b(?:awards?|prizes?|honou?rs?|laureate(?: of)?|recognition|distinctions?)\b/i;
+
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   // A fact is read with its label: "Established: 2019" states the founding, "2019" alone does not.
   const matching = evidence.filter((e) => {
@@ -713,6 +718,10 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
     ? evidence.filter((e) => e.fact && e.ownFact && LAUNCH_LABEL.test(e.fact.label) && !matching.includes(e))
     : [];
   if (foundingQuery) matching.push(...evidence.filter((e) => e.fact && FOUNDING_ALIKE_LABEL.test(e.fact.label.trim()) && !matching.includes(e)));
+  // "laureates awarded after 2012", "scientists honoured in 2014": the award said alone is what an award
+  // fact of theirs states ("Prize: Nobel Prize in Physics 2014", "Honours: …"), though it prints no "awarded".
+  const awardQuery = spec.groups.length === 1 && spec.groups[0]!.every((t) => AWARDED_WORDS.test(t));
+  if (awardQuery) matching.push(...evidence.filter((e) => e.fact && e.ownFact && AWARD_LABEL.test(e.fact.label.trim()) && !matching.includes(e)));
   // Only a line on someone else's page (a listing, a roundup) was read: its own page may well date it, so the
   // lead is worth following before ruling it out.
   const passingOnly = !evidence.some((e) => e.ownPage);
