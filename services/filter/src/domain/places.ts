@@ -372,6 +372,27 @@ export function placesWithin(place: Place): string[] {
   return [];
 }
 
+const mainCountriesMemo = new Map<string, string[]>();
+
+/**
+ * The countries of a continent or subregion that the gazetteer records most places in (a stand-in for the
+ * biggest, with no population data at hand), at most `n`: what pages name where a query names the region
+ * ("companies in Europe": pages print "Paris, France", never "Europe"). Empty for any other place.
+ */
+export function mainCountriesWithin(place: Place, n: number): string[] {
+  if (place.level !== 'region') return [];
+  const sub = subregionMembers(place.name);
+  const codes = sub ? [...sub.members] : place.continent ? Object.entries(countries).filter(([, c]) => (c as { continent: string }).continent === place.continent).map(([code]) => code) : [];
+  const key = codes.join(',');
+  let ranked = mainCountriesMemo.get(key);
+  if (!ranked) {
+    ranked = codes.map((code) => ({ code, places: City.getCitiesOfCountry(code)?.length ?? 0 }))
+      .sort((a, b) => b.places - a.places || a.code.localeCompare(b.code)).map((c) => countryName(c.code));
+    mainCountriesMemo.set(key, ranked);
+  }
+  return ranked.slice(0, n);
+}
+
 /** One step wider: city → its state (or country), state → country, country → continent, continent → nothing. */
 export function widerPlace(place: Place): Place | null {
   if (place.level === 'city' && place.country) {

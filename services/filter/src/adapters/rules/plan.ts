@@ -3,7 +3,7 @@ import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } fro
 import { describeRange, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
-import { areaCore, bornPlaceBefore, findPlace, isArea, placeNames, regionsOutside, type Place } from '../../domain/places.js';
+import { areaCore, bornPlaceBefore, findPlace, isArea, mainCountriesWithin, placeNames, regionsOutside, type Place } from '../../domain/places.js';
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { isKnownTerm, splitTerms, synonymGroup } from '../../domain/synonyms.js';
@@ -438,6 +438,9 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
       pool.push([term, noun, place].filter(Boolean).join(' '));
     }
   }
+  // "Companies in Europe": pages print the country ("Amsterdam, Netherlands"), never the continent; the main
+  // countries of the region each get a phrasing after the others (later rounds reach them).
+  if (loc?.kind === 'location' && !loc.outside) for (const country of mainCountriesWithin(loc.place, 8)) pool.push([typeTitle, country].filter(Boolean).join(' '));
   // "Outside the United States": the excluded place is no search word, but the continents outside it are.
   if (loc?.kind === 'location' && loc.outside) {
     const what = typedPhrasings(specs, typeTitle, '', noun)[0] ?? typeTitle;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FetchedPage, PageEntity, PageFact, ResearchPlan } from '@leadfinder/wire';
-import { nextQueries } from './plan.js';
+import { nextQueries, queryPool } from './plan.js';
 import { createRuleReasoner } from './reasoner.js';
 
 /**
@@ -128,5 +128,16 @@ describe('"awarded" said alone', () => {
     // Before: "no sentence about it mentions this event" for both.
     expect(await outcomes(p, amano)).toEqual(['yes', 'yes']);
     expect((await outcomes(p, ketterle))[1]).toBe('no');
+  });
+});
+
+describe('a region searched by its countries', () => {
+  it('"companies based in Europe" also searches the main countries of Europe, as pages print them; a city query does not', async () => {
+    const europe = await plan('companies based in Europe');
+    const pool = queryPool(europe);
+    // Before: every phrasing said "Europe", which no company page prints.
+    expect(pool).toEqual(expect.arrayContaining(['company Germany', 'company France', 'company United Kingdom']));
+    expect(pool.filter((q) => /Germany|France|Italy|Spain|Poland/.test(q)).length).toBeLessThanOrEqual(8);
+    expect(queryPool(await plan('fintech startups in Berlin')).some((q) => /Germany|France|Italy/.test(q))).toBe(false);
   });
 });
