@@ -18,19 +18,21 @@
 import { infoboxPage, microdataPage } from './extra-shapes.js';
 import { homepageLdPage, profileCardPage, roundupPages } from './more-shapes.js';
 import { addDays, documentHtml, esc, hashOf, slugify } from './html.js';
-import { profileLdPage, profileLdUrl, rankedListPages, spotlightPage, spotlightUrl, trackerProfilePage, trackerUrl } from './variant-shapes.js';
+import { bibliographyPages, journalPage, journalUrl, profileLdPage, profileLdUrl, rankedListPages, spotlightPage, spotlightUrl, trackerProfilePage, trackerUrl } from './variant-shapes.js';
 import type { DevEntity } from './records.js';
 import type { EntityGroup, EntityView, KindSite } from './site-model.js';
 
 export type Split = 'dev' | 'test';
 export type Shape = 'profile-list' | 'about' | 'directory' | 'table' | 'infobox' | 'microdata' | 'profile-card' | 'homepage-ld' | 'roundup'
-  | 'tracker-profile' | 'spotlight' | 'ranked-list' | 'profile-ld'
+  | 'tracker-profile' | 'spotlight' | 'ranked-list' | 'profile-ld' | 'journal-page' | 'bibliography'
   | 'profile-dl' | 'jsonld' | 'news';
 
 export const SHAPES_BY_SPLIT: Record<Split, readonly Shape[]> = {
   dev: ['profile-list', 'about', 'directory', 'table', 'infobox', 'microdata', 'profile-card', 'homepage-ld', 'roundup',
     // The robustness slice (variant-shapes.ts): other labels, markups, prose and page noise, from the same records.
-    'tracker-profile', 'spotlight', 'ranked-list', 'profile-ld'],
+    'tracker-profile', 'spotlight', 'ranked-list', 'profile-ld',
+    // Scholarly pages (papers only): citation_* meta tags on a journal's article page; a reading list of references.
+    'journal-page', 'bibliography'],
   test: ['profile-dl', 'jsonld', 'news'],
 };
 
@@ -224,6 +226,8 @@ class WebBuilder {
       if (shapes.includes('tracker-profile')) this.add(trackerProfilePage(v.entity, entities, this.options.day));
       if (shapes.includes('spotlight')) this.add(spotlightPage(v.entity, entities, this.options.day));
       if (shapes.includes('profile-ld')) this.add(profileLdPage(v.entity, entities, this.options.day));
+      const journal = shapes.includes('journal-page') ? journalPage(v.entity, this.options.day) : null;
+      if (journal) this.add(journal);
       if (shapes.includes('profile-dl')) this.profileDl(v);
       if (shapes.includes('jsonld')) this.jsonLd(v);
     }
@@ -237,6 +241,10 @@ class WebBuilder {
         const linkOf = (e: DevEntity) => (shapes.includes('tracker-profile') ? trackerUrl(e) : shapes.includes('spotlight') ? spotlightUrl(e)
           : shapes.includes('profile-ld') ? profileLdUrl(e) : this.profileListUrl(e));
         for (const page of rankedListPages(g, members.map((m) => m.entity), entities, this.options.day, linkOf)) this.add(page);
+      }
+      if (shapes.includes('bibliography')) {
+        const linkOf = (e: DevEntity) => (shapes.includes('journal-page') ? journalUrl(e) : this.profileListUrl(e));
+        for (const page of bibliographyPages(g, members.map((m) => m.entity), this.options.day, linkOf)) this.add(page);
       }
     }
   }

@@ -106,4 +106,14 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   paper('x49', 'dev', 'chemistry papers published after 1990', (f) => bool(f.field === 'Chemistry' && f.pubYear > 1990)),
   paper('x50', 'dev', 'papers published between 1960 and 1975', (f) => bool(f.pubYear >= 1960 && f.pubYear <= 1975)),
   paper('x30', 'dev', 'publications about lasers or quantum dots', (f) => bool(titleHas(f, /laser|quantum dot/))),
+
+  // Added for paper recall (issue 14, third pass): a topic word of the title, a field with a decade or a bound,
+  // a decade alone, the prize a paper was cited for; measured most tellingly on journal-page,bibliography.
+  paper('x51', 'dev', 'physics papers from the 1960s', (f) => bool(f.field === 'Physics' && f.pubYear >= 1960 && f.pubYear <= 1969)),
+  paper('x52', 'dev', 'research articles on superconductivity', (f) => bool(titleHas(f, /superconduct/))),
+  paper('x53', 'dev', 'chemistry publications before 1980', (f) => bool(f.field === 'Chemistry' && f.pubYear < 1980)),
+  paper('x54', 'dev', 'scientific papers about quantum physics', (f) => bool(f.field === 'Physics' && titleHas(f, /quantum/))),
+  paper('x55', 'dev', 'papers published in the 1990s', (f) => bool(f.pubYear >= 1990 && f.pubYear <= 1999)),
+  paper('x56', 'dev', 'journal articles on magnetism', (f) => bool(titleHas(f, /magnet/))),
+  paper('x57', 'dev', 'chemistry research papers from the 1970s', (f) => bool(f.field === 'Chemistry' && f.pubYear >= 1970 && f.pubYear <= 1979)),
 ];

@@ -31,7 +31,7 @@ import { authorName } from './extra-shapes.js';
 import type { CompanyFields, DevEntity, PaperFields, Place, ResearcherFields } from './records.js';
 import type { EntityGroup } from './site-model.js';
 
-export type VariantShape = 'tracker-profile' | 'spotlight' | 'ranked-list' | 'profile-ld';
+export type VariantShape = 'tracker-profile' | 'spotlight' | 'ranked-list' | 'profile-ld' | 'journal-page' | 'bibliography';
 
 export interface VariantPage {
   url: string;
@@ -413,4 +413,128 @@ export function profileLdPage(e: DevEntity, pool: readonly DevEntity[], day: str
   const title = `${e.name} — ${DATA_SITE.name}`;
   const published = e.date ?? day;
   return { url, shape: 'profile-ld', title, description: line, published, entities: [e.key], html: documentHtml({ url, title, description: line, published, siteName: DATA_SITE.name, body, jsonLd: [ld] }) };
+}
+
+// ── journal-page and bibliography (papers only) ─────────────────────────────────────────────────
+//
+// How real scholarly pages carry a paper: a publisher's article page with Google Scholar's `citation_*`
+// meta tags (citation_title, one citation_author per author, citation_publication_date,
+// citation_journal_title), an `h1` that is the title as the publisher cases it (title case with roman
+// numerals upper-cased, or lower case), authors as links, an abstract and a "Subjects" line, no facts list;
+// and a reading list of references in a citation style (APA, Vancouver or MLA with the title quoted), each
+// reference's title linking to its article page. Only record fields are written (the journal is the field's
+// journal of this fake web, so it says no more than the field).
+
+export type PaperShape = 'journal-page' | 'bibliography';
+
+const JOURNAL = { host: 'journals.example', name: 'Journals Online' };
+const READING = { host: 'readinglists.example', name: 'Reading Lists' };
+const SMALL_WORDS = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'and', 'for', 'to', 'at', 'by', 'with', 'from', 'as', 'or']);
+
+export function journalUrl(e: DevEntity): string {
+  return `https://${JOURNAL.host}/article/${e.slug}`;
+}
+
+/** "Journal of Physics": the fake web's journal of a field. */
+function journalOf(p: PaperFields): string {
+  return `Journal of ${p.field}`;
+}
+
+/** The title as publishers case it: title case (roman numerals upper-cased), or lower case; by the seed. */
+function casedTitle(title: string, seed: string): string {
+  const style = hashOf(`${seed}:case`) % 3;
+  if (style === 2) return title.toLowerCase();
+  if (style === 1) return title;
+  return title.split(' ').map((w, i) => {
+    if (/^(i|ii|iii|iv|v|vi)$/i.test(w)) return w.toUpperCase();
+    if (i > 0 && SMALL_WORDS.has(w.toLowerCase())) return w.toLowerCase();
+    return w.charAt(0).toUpperCase() + w.slice(1);
+  }).join(' ');
+}
+
+/** The record's "thouless, dj" / "nambu, yoichiro" split into family name and given names ("D. J.", "Yoichiro"). */
+function nameParts(raw: string): { last: string; given: string; initials: string } {
+  const [lastRaw, firstRaw] = raw.split(',').map((x) => x.trim());
+  const cap = (x: string) => x.split(/\s+/).filter(Boolean).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  const last = cap(lastRaw ?? '');
+  const first = (firstRaw ?? '').replace(/\./g, ' ').trim();
+  const bare = /^[a-z]{1,3}$/i.test(first);
+  const letters = bare ? first.split('') : first.split(/\s+/).filter(Boolean).map((w) => w.charAt(0));
+  const given = bare ? letters.map((c) => `${c.toUpperCase()}.`).join(' ') : cap(first);
+  return { last, given, initials: letters.map((c) => c.toUpperCase()).join('') };
+}
+
+/** "Thouless, D. J." */
+function invertedAuthor(raw: string): string {
+  const n = nameParts(raw);
+  return n.given ? `${n.last}, ${n.given}` : n.last;
+}
+
+/** "D. J. Thouless" / "Yoichiro Nambu". */
+function displayAuthor(raw: string): string {
+  const n = nameParts(raw);
+  return n.given ? `${n.given} ${n.last}` : n.last;
+}
+
+export function journalPage(e: DevEntity, day: string): VariantPage | null {
+  if (e.fields.kind !== 'paper') return null;
+  const p = e.fields as PaperFields;
+  const url = journalUrl(e);
+  const title = casedTitle(e.name, e.slug);
+  const authors = p.authors.map(displayAuthor);
+  const journal = journalOf(p);
+  const head = [
+    '<meta property="og:type" content="article">',
+    `<meta name="citation_title" content="${esc(title)}">`,
+    ...p.authors.map((a) => `<meta name="citation_author" content="${esc(invertedAuthor(a))}">`),
+    `<meta name="citation_publication_date" content="${p.pubYear}/06/01">`,
+    `<meta name="citation_journal_title" content="${esc(journal)}">`,
+    `<meta name="citation_keywords" content="${esc(p.field)}">`,
+  ].join('\n');
+  const byline = authors.map((a) => `<a href="/search?author=${encodeURIComponent(a)}" class="author">${esc(a)}</a>`).join(', ');
+  const abstract = pick([
+    `This ${p.field.toLowerCase()} article, first published in ${p.pubYear}, was later cited for the ${prizeName(p.field)} ${p.prizeYear}.`,
+    `The committee of the ${prizeName(p.field)} ${p.prizeYear} pointed to this work.`,
+  ], `${e.slug}:abs`);
+  const body = `${COOKIE_BANNER}\n<header><p class="journal"><a href="/">${esc(journal)}</a></p></header>\n<main><article>\n<h1>${esc(title)}</h1>\n<p class="authors">${byline}</p>\n<p class="pubinfo">${esc(journal)} · ${pick(['Published', 'First published', 'Issue date'], `${e.slug}:pub`)} ${p.pubYear}</p>\n<section class="abstract"><h2>Abstract</h2><p>${esc(abstract)}</p></section>\n<p class="subjects">Subjects: <a href="/subject/${slugify(p.field)}">${esc(p.field)}</a></p>\n<section class="access"><p>Access through your institution, or buy this article.</p></section>\n</article></main>`;
+  const pageTitle = pick([`${title} | ${journal}`, `${title} - ${JOURNAL.name}`], `${e.slug}:jt`);
+  const published = e.date ?? day;
+  return { url, shape: 'journal-page', title: pageTitle, description: abstract, published, entities: [e.key], html: documentHtml({ url, title: pageTitle, description: abstract, published, siteName: JOURNAL.name, body, head }) };
+}
+
+/** One reference in a citation style chosen by the seed, its title linked to `link`. */
+function reference(e: DevEntity, link: string, seed: string): string {
+  const p = e.fields as PaperFields;
+  const inv = p.authors.map(invertedAuthor);
+  const t = casedTitle(e.name, `${seed}:ref`);
+  const a = `<a href="${esc(link)}">${esc(t)}</a>`;
+  const journal = `<i>${esc(journalOf(p))}</i>`;
+  const style = hashOf(`${seed}:style`) % 3;
+  if (style === 0) {
+    const names = inv.length > 1 ? `${inv.slice(0, -1).join(', ')}, & ${inv.at(-1)}` : inv[0] ?? '';
+    return `${esc(names)} (${p.pubYear}). ${a}. ${journal}.`;
+  }
+  if (style === 1) {
+    const vanc = p.authors.map((r) => { const n = nameParts(r); return `${n.last} ${n.initials}`.trim(); });
+    return `${esc(vanc.join(', '))}. ${a}. ${journal}. ${p.pubYear}.`;
+  }
+  return `${esc(inv.join(', and ')).replace(/\.$/, '')}. “${a}.” ${journal}, ${p.pubYear}.`;
+}
+
+/** A reading list of a group's papers as references, each linking to `linkOf(paper)`. */
+export function bibliographyPages(g: EntityGroup, members: readonly DevEntity[], day: string, linkOf: (e: DevEntity) => string): VariantPage[] {
+  const papers = members.filter((m) => m.fields.kind === 'paper');
+  if (papers.length === 0) return [];
+  const url = `https://${READING.host}/lists/${slugify(g.id)}`;
+  const dates = papers.map((m) => m.date).filter((d): d is string => Boolean(d)).sort();
+  const published = g.published ? addDays(g.published, 12) : dates.at(-1) ? addDays(dates.at(-1)!, 40) : day;
+  const title = pick([`Reading list: ${g.listTitle.replace(/^./, (c) => c.toLowerCase())}`, `Further reading — ${g.listTitle}`, `References: ${g.listTitle.replace(/^./, (c) => c.toLowerCase())}`], `${g.id}:bib`);
+  const ordered = [...papers].sort((x, y) => x.name.localeCompare(y.name));
+  const asOl = hashOf(`${g.id}:ol`) % 2 === 0;
+  const items = ordered.map((m) => `<li class="ref">${reference(m, linkOf(m), m.slug)}</li>`).join('\n');
+  const list = asOl ? `<ol class="references">\n${items}\n</ol>` : `<ul class="bibliography">\n${items}\n</ul>`;
+  const description = `${title}: ${papers.length} references.`;
+  const body = `<main><h1>${esc(title)}</h1>\n<p>A course reading list, compiled ${published}. References in the style the course uses.</p>\n${list}\n<p>Suggest a reference to the compilers.</p></main>`;
+  return [{ url, shape: 'bibliography', title, description, published, entities: papers.map((m) => m.key),
+    html: documentHtml({ url, title: `${title} | ${READING.name}`, description, published, siteName: READING.name, body }) }];
 }
