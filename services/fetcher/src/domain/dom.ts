@@ -64,6 +64,11 @@ export interface DomScan {
   body: DomNode;
   /** First value per meta key (property, name or itemprop, lower-cased). */
   metas: Map<string, string>;
+  /**
+   * Every `citation_*` meta tag in order, repeated keys kept (Google Scholar's inclusion guidelines: one
+   * citation_author per author), keys lower-cased.
+   */
+  citationMetas: [string, string][];
   title: string;
   firstH1: string;
   canonical: string;
@@ -79,7 +84,7 @@ export interface DomScan {
 
 export function scanDocument(root: DomNode): DomScan {
   const scan: DomScan = {
-    root, body: root, metas: new Map(), title: '', firstH1: '', canonical: '', jsonLd: [], times: [], mains: [],
+    root, body: root, metas: new Map(), citationMetas: [], title: '', firstH1: '', canonical: '', jsonLd: [], times: [], mains: [],
     articles: [], paragraphs: [],
   };
   let titleSeen = false;
@@ -94,6 +99,7 @@ export function scanDocument(root: DomNode): DomScan {
       case 'meta': {
         const key = (a.property ?? a.name ?? a.itemprop ?? '').trim().toLowerCase();
         if (key && a.content && !scan.metas.has(key)) scan.metas.set(key, a.content);
+        if (key.startsWith('citation_') && a.content?.trim()) scan.citationMetas.push([key, a.content.trim()]);
         break;
       }
       case 'title':

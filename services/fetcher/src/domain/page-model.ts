@@ -43,7 +43,7 @@ const SCHEMA_LABELS: Record<string, string> = {
 };
 
 /** URL path words of taxonomy and listing pages (web conventions, not one site's). */
-const TAXONOMY_SEGMENTS = /^(?:tags?|categor(?:y|ies)|topics?|industr(?:y|ies)|sectors?|lists?|search|cit(?:y|ies)|countr(?:y|ies)|batch(?:es)?|fields?|keywords?)$/;
+const TAXONOMY_SEGMENTS = /^(?:tags?|categor(?:y|ies)|topics?|industr(?:y|ies)|sectors?|lists?|search|cit(?:y|ies)|countr(?:y|ies)|batch(?:es)?|fields?|keywords?|subjects?)$/;
 
 /** A label of a facts line: short, starts with a letter, no sentence punctuation. */
 const FACT_LINE = /^([\p{Lu}][\p{L}\p{N} /&().'’-]{0,38}?)\s*:\s+(\S.{0,600})$/u;
@@ -238,6 +238,40 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
   };
   for (const root of roots) visit(root, 0);
   return { things, listed };
+}
+
+// ── citation_* meta tags ───────────────────────────────────────────────────────────────────────
+
+/**
+ * citation_* keys (the Highwire Press tags Google Scholar asks publishers for) → the label a person would
+ * print; the title is the thing's name.
+ */
+const CITATION_LABELS: Record<string, string> = {
+  citation_author: 'Author', citation_authors: 'Author', citation_publication_date: 'Published', citation_date: 'Published',
+  citation_online_date: 'Published online', citation_year: 'Published', citation_journal_title: 'Published in',
+  citation_conference_title: 'Published in', citation_inbook_title: 'Published in', citation_publisher: 'Publisher',
+  citation_volume: 'Volume', citation_issue: 'Issue', citation_firstpage: 'First page', citation_doi: 'DOI',
+  citation_keywords: 'Tags', citation_keyword: 'Tags', citation_language: 'Language', citation_dissertation_institution: 'Institution',
+};
+
+/**
+ * A scholarly work described by citation_* meta tags: a paper named by citation_title, with its authors,
+ * date and venue as facts (repeated keys joined, as JSON-LD arrays are). Null when the page has no title tag.
+ */
+function citationThing(metas: readonly [string, string][]): JsonLdThing | null {
+  const title = clean(metas.find(([k]) => k === 'citation_title')?.[1] ?? '');
+  if (!title) return null;
+  const byLabel = new Map<string, string[]>();
+  for (const [key, value] of metas) {
+    const label = CITATION_LABELS[key];
+    const v = clean(value);
+    if (!label || !v) continue;
+    const values = byLabel.get(label) ?? [];
+    if (!values.includes(v)) values.push(v);
+    byLabel.set(label, values);
+  }
+  const facts = [...byLabel].map(([label, values]) => ({ label: label === 'Author' && values.length > 1 ? 'Authors' : label, value: values.join(label === 'Author' ? '; ' : ', ') }));
+  return { kind: 'paper', name: title, link: null, facts };
 }
 
 // ── microdata ───────────────────────────────────────────────────────────────────────────────────
@@ -536,6 +570,11 @@ function readStructure(root: DomNode): Structure {
         continue;
       }
       const first = firstLinkAtStart(li) ?? emphasisAtStart(li);
+      const cited = first ? null : referenceLink(li, line);
+      if (cited) {
+        named.push({ name: cited.text, kind: null, link: cited.href, passage: line, facts: [], source: 'list' });
+        continue;
+      }
       // A widget's bare links ("Similar: <a>Lumenrail</a>") are entries too: what the page says of others.
       if (first && plausibleItemName(first.text) && (line.length > first.text.length + 3 || (aside && first.href))) {
         named.push({ name: first.text, kind: null, link: first.href, passage: line, facts: factsInside(li, line), source: 'list' });
@@ -725,6 +764,23 @@ function emphasisAtStart(li: DomNode): { href: string | null; text: string } | n
   return null;
 }
 
+/** A year as references print it: "(1964)", "1964.", ", 1964" (four digits from 1500 on). */
+const REFERENCE_YEAR = /\b(?:1[5-9]\d\d|20\d\d)[a-z]?\b/;
+
+/**
+ * The work a bibliography line cites, by its one link: "Higgs, P. W. (1964). <a>Broken symmetries …</a>.
+ * Journal of Physics." (APA, Vancouver, MLA with the title quoted …). A line of a reference list carries a
+ * year and links exactly one title of two or more words, which names the item whatever its case ("broken
+ * symmetries and …" as some catalogues lower-case titles); the authors before it are not its name.
+ */
+function referenceLink(li: DomNode, line: string): { href: string | null; text: string } | null {
+  const links = descendants(li, 'a').filter((a) => a.attribs?.href);
+  if (links.length !== 1 || !REFERENCE_YEAR.test(line)) return null;
+  const title = text(links[0]!).replace(/^[“"‘']+|[”"’'.,]+$/g, '').trim();
+  if (title.split(/\s+/).length < 2 || title.length > 250 || !/\p{L}{2}/u.test(title) || !line.includes(title)) return null;
+  return { href: links[0]!.attribs!.href!, text: title };
+}
+
 /** "Label: value" lines inside one list item (nested lists), with the item's line as passage. */
 function factsInside(node: DomNode, line: string): PageFact[] {
   const out: PageFact[] = [];
@@ -866,7 +922,11 @@ export function readPageModel(scan: DomScan, content: DomNode, pageText: string)
   };
 
   const jsonLd = jsonLdThings(scan.jsonLd);
-  const structured = [...jsonLd.things, ...microdataThings(scan.root)];
+  const cited = citationThing(scan.citationMetas);
+  // A citation_title naming what JSON-LD or microdata already describe adds nothing; otherwise it is the
+  // page's scholarly work.
+  const marked = [...jsonLd.things, ...microdataThings(scan.root)];
+  const structured = cited && !marked.some((t) => t.name.toLowerCase() === cited.name.toLowerCase()) ? [...marked, cited] : marked;
   const structure = readStructure(content);
   const ogKind = OG_KIND[(scan.metas.get('og:type') ?? '').toLowerCase()] ?? null;
 
@@ -880,7 +940,7 @@ export function readPageModel(scan: DomScan, content: DomNode, pageText: string)
   let subject: PageEntity | null = null;
   const listedByData = jsonLd.listed || structured.length > 1;
   if (structured.length === 1 && !jsonLd.listed) {
-    subject = toEntity(structured[0]!, jsonLd.things.length > 0 ? 'jsonld' : 'microdata');
+    subject = toEntity(structured[0]!, structured[0] === cited ? 'citation' : jsonLd.things.length > 0 ? 'jsonld' : 'microdata');
   } else if (listedByData) {
     const seen = new Set(items.map((i) => i.name));
     for (const t of structured) if (!seen.has(t.name)) items.push(toEntity(t, 'jsonld'));

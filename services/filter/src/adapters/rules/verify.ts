@@ -798,7 +798,7 @@ function ownKind(candidate: Candidate, pages: readonly FetchedPage[]): string | 
     if (wanted.size > 0 && !wanted.has(pageUrl(page)) && !wanted.has(page.url)) continue;
     const subject = page.model?.subject;
     // Only a structured-data type counts; an og:type of 'article' on a company's about page says little.
-    if (subject?.kind && (subject.source === 'jsonld' || subject.source === 'microdata') && entityOf(candidate, page) === subject) return subject.kind;
+    if (subject?.kind && (subject.source === 'jsonld' || subject.source === 'microdata' || subject.source === 'citation') && entityOf(candidate, page) === subject) return subject.kind;
   }
   return null;
 }
