@@ -16,6 +16,7 @@ import type { Config, Role } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createInstrumentations } from './instrumentations.js';
 import { createOtlpJsonTraceTransport } from './otlp-json.js';
+import { createServerMetricsProducer } from './server-metrics-producer.js';
 import { OtlpJsonBatchSpanProcessor } from './otlp-json-processor.js';
 import { createDefaultSampler } from './sampler.js';
 
@@ -67,16 +68,22 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
   const metricsPort = options.metricsPort ?? config.LEADFINDER_METRICS_PORT;
   const json = config.OTEL_EXPORTER_OTLP_PROTOCOL !== 'http/protobuf';
   const readers: MetricReader[] = [];
+  // HTTP and gRPC server durations are kept outside the SDK's instruments (server-metrics.ts: a record
+  // through the SDK hashes its attribute set, per request) and handed to every reader by this producer.
+  // With no reader they are not kept at all.
+  const serverMetrics = endpoint || metricsPort !== undefined ? createServerMetricsProducer() : undefined;
+  const metricProducers = serverMetrics ? [serverMetrics.producer] : [];
   if (endpoint) {
     const url = `${endpoint}/v1/metrics`;
     readers.push(new PeriodicExportingMetricReader({
       exporter: json ? new OTLPJsonMetricExporter({ url }) : new OTLPProtoMetricExporter({ url }),
       exportIntervalMillis: options.metricExportIntervalMs ?? 15_000,
+      metricProducers,
     }));
   }
   // The exporter's own server is not started: ours binds HOST, reports the real port and fails start-up
   // with one clear line when the port is taken.
-  const prometheus = metricsPort === undefined ? undefined : new PrometheusExporter({ preventServerStart: true });
+  const prometheus = metricsPort === undefined ? undefined : new PrometheusExporter({ preventServerStart: true, metricProducers });
   if (prometheus) readers.push(prometheus);
 
   const sdk = new NodeSDK({
@@ -109,6 +116,7 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
       metricsServer = await serveMetrics(prometheus, config.HOST ?? '127.0.0.1', metricsPort);
     } catch (error) {
       await sdk.shutdown().catch(() => undefined);
+      serverMetrics?.stop();
       uninstallGlobals();
       throw error;
     }
@@ -138,6 +146,7 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
         // A collector that is down must not block process exit; the spans are lost either way.
         logger.warn('telemetry shutdown failed', { error: err instanceof Error ? err.message : String(err) });
       } finally {
+        serverMetrics?.stop();
         uninstallGlobals();
       }
     },

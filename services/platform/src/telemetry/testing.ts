@@ -7,6 +7,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { createInstrumentations } from './instrumentations.js';
+import { createServerMetricsProducer } from './server-metrics-producer.js';
 
 /** Collects on demand only: tests read metrics synchronously after the fact. */
 class ManualMetricReader extends MetricReader {
@@ -40,7 +41,8 @@ export function createInMemoryTelemetry(options: {
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   tracerProvider.register({ propagator: new W3CTraceContextPropagator() });
-  const reader = new ManualMetricReader();
+  const serverMetrics = createServerMetricsProducer();
+  const reader = new ManualMetricReader({ metricProducers: [serverMetrics.producer] });
   const meterProvider = new MeterProvider({ readers: [reader] });
   metrics.setGlobalMeterProvider(meterProvider);
   const unregister = options.instrumentations
@@ -56,6 +58,7 @@ export function createInMemoryTelemetry(options: {
     async shutdown() {
       unregister();
       await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
+      serverMetrics.stop();
       trace.disable();
       metrics.disable();
       propagation.disable();
