@@ -422,7 +422,7 @@ export function profileLdPage(e: DevEntity, pool: readonly DevEntity[], day: str
 // citation_journal_title), an `h1` that is the title as the publisher cases it (title case with roman
 // numerals upper-cased, or lower case), authors as links, an abstract and a "Subjects" line, no facts list;
 // and a reading list of references in a citation style (APA, Vancouver or MLA with the title quoted), each
-// reference's title linking to its article page. Only record fields are written (the journal is the field's
+// reference's title linking to its article page (about one in three unlinked, as reading lists vary). Only record fields are written (the journal is the field's
 // journal of this fake web, so it says no more than the field).
 
 export type PaperShape = 'journal-page' | 'bibliography';
@@ -507,7 +507,8 @@ function reference(e: DevEntity, link: string, seed: string): string {
   const p = e.fields as PaperFields;
   const inv = p.authors.map(invertedAuthor);
   const t = casedTitle(e.name, `${seed}:ref`);
-  const a = `<a href="${esc(link)}">${esc(t)}</a>`;
+  // Some reading lists link each title, some only some, some none: about one reference in three is plain text.
+  const a = hashOf(`${seed}:linked`) % 3 === 0 ? esc(t) : `<a href="${esc(link)}">${esc(t)}</a>`;
   const journal = `<i>${esc(journalOf(p))}</i>`;
   const style = hashOf(`${seed}:style`) % 3;
   if (style === 0) {
