@@ -832,6 +832,9 @@ const TITLE_SEPARATORS = /\s+[|–—·:-]\s+|\s+[|–—·]\s*/;
 /** Words a headline puts before or around the name it is about ("Inside Stripe", "Spotlight: Stripe", "Meet Ada Lovelace"). */
 const KICKER = /^(?:about(?: us)?|meet|inside|introducing|welcome to|spotlight(?: on)?|profile(?: of)?|interview(?: with)?|a look at|revisiting|remembering|who is|what is)\s+/i;
 
+/** Names of a document's sections ("References", "Further reading"): a heading made of one names no entity. */
+const SECTION_NAME = /^(?:references|bibliography|further reading|reading list|works cited|sources|notes|contents|table of contents|overview|abstract|summary|introduction|see also|external links|citations)$/i;
+
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** The code point that ends just before `index` (a surrogate pair read whole), or '' at the start. */
@@ -872,7 +875,7 @@ function headlineSubject(headline: string, body: string): string | null {
     for (const option of [bare, words.slice(0, end).join(' ')]) {
       const name = option.replace(/[,;:]+$/, '');
       // A name has letters: "11" of "11 to know: …" is a count, whatever row the number also starts.
-      if (name.length < 2 || !/\p{L}{2}/u.test(name) || !plausibleItemName(name) || !hasWords(body, name)) continue;
+      if (name.length < 2 || !/\p{L}{2}/u.test(name) || SECTION_NAME.test(name) || !plausibleItemName(name) || !hasWords(body, name)) continue;
       if (!best || name.length > best.length) best = name;
       break;
     }
@@ -893,7 +896,7 @@ function subjectName(scan: DomScan, siteName: string | null, pageText: string): 
   for (const c of candidates) {
     // "About Stripe" names Stripe.
     const name = c.name.replace(/^(about|meet|welcome to)\s+/i, '').trim();
-    if (!plausibleItemName(name) || !pageText.includes(name)) continue;
+    if (!plausibleItemName(name) || SECTION_NAME.test(name) || !pageText.includes(name)) continue;
     // A headline the text never repeats is no name; the name inside it that the text repeats is.
     if (c.source === 'heading' && !hasWords(body, name)) {
       const inner = headlineSubject(c.name, body);

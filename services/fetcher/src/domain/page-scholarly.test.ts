@@ -64,3 +64,12 @@ describe('page model: scholarly pages', () => {
     expect(page.model!.items.map((i) => i.name)).toEqual([]);
   });
 });
+
+describe('page model: section headings', () => {
+  it('a heading that is a section name ("References: …") names no subject, though the text repeats the word', () => {
+    const page = extractHtml(`<html><head><title>References: prize-winning physics papers | Reading Lists</title></head><body><main>
+<h1>References: prize-winning physics papers of the 1960s</h1><p>References in the style the course uses.</p>
+<ul><li>Higgs, P. W. (1964). Broken symmetries and the masses of gauge bosons. <i>Journal of Physics</i>.</li></ul></main></body></html>`);
+    expect(page.model!.subject?.name).not.toBe('References');
+  });
+});
