@@ -47,26 +47,8 @@ export async function driveRun(session: RunSession): Promise<void> {
     await session.recordSpend();
     const urls = selectPagesToOpen(roundHits, scores, run.speed, state.openedUrls);
 
-    await session.enter(roundWhere(round, 'opening pages'));
-    let pages: (FetchedPage | null)[] = [];
-    try {
-      pages = await mapBounded(urls, session.tuning.fetchParallelism, async (url) => {
-        session.checkpoint();
-        const page = await research.fetchPage(url);
-        state.recordOpened(url, page);
-        return page;
-      });
-    } finally {
-      await session.recordSpend().catch(() => undefined);
-    }
-
-    await session.enter(roundWhere(round, 'extracting'));
-    const opened = pages.filter((p): p is FetchedPage => p !== null);
-    const extracted = await mapBounded(opened, session.tuning.extractParallelism, (page) => {
-      session.checkpoint();
-      return research.extract({ plan, page, round });
-    });
-    await session.recordSpend();
+    const opened = await openPages(session, round, urls);
+    const extracted = await extractFrom(session, round, opened.map((o) => o.page));
     const candidates: Candidate[] = extracted.flat().map((c) => ({ ...c, round }));
     // Excluded entities leave here, before any lead is opened or filter verifies them.
     const fresh = state.admit(state.pool.add(candidates));
@@ -237,26 +219,9 @@ async function followNames(session: RunSession, round: number, unclearKeys: read
   }
   if (urls.size === 0) return [];
   const sourcesBefore = new Map([...urls.values()].map((key) => [key, state.pool.get(key)?.sourceUrls.length ?? 0] as const));
-  await session.enter(roundWhere(round, 'opening pages'));
-  let pages: (FetchedPage | null)[] = [];
-  try {
-    pages = await mapBounded([...urls.keys()], tuning.fetchParallelism, async (url) => {
-      session.checkpoint();
-      const page = await research.fetchPage(url);
-      state.recordOpened(url, page);
-      return page;
-    });
-  } finally {
-    await session.recordSpend().catch(() => undefined);
-  }
-  const opened = pages.filter((p): p is FetchedPage => p !== null);
+  const opened = await openPages(session, round, [...urls.keys()]);
   if (opened.length === 0) return [];
-  await session.enter(roundWhere(round, 'extracting'));
-  const extracted = await mapBounded(opened, tuning.extractParallelism, (page) => {
-    session.checkpoint();
-    return research.extract({ plan: state.plan, page, round });
-  });
-  await session.recordSpend();
+  const extracted = await extractFrom(session, round, opened.map((o) => o.page));
   const found = state.pool.add(extracted.flat().map((c) => ({ ...c, round })));
   const grown = [...sourcesBefore].filter(([key, n]) => (state.pool.get(key)?.sourceUrls.length ?? 0) > n).map(([key]) => key);
   return [...new Set([...grown, ...found])];
@@ -264,29 +229,11 @@ async function followNames(session: RunSession, round: number, unclearKeys: read
 
 /** Opens lead pages (url → candidate key), adds each to its candidate's sources, extracts what they name. */
 async function openLeads(session: RunSession, round: number, leads: ReadonlyMap<string, string>): Promise<string[]> {
-  const { state, research, tuning } = session;
-  const plan = state.plan;
+  const { state } = session;
   if (leads.size === 0) return [];
-  await session.enter(roundWhere(round, 'opening pages'));
-  let pages: { url: string; page: FetchedPage | null }[] = [];
-  try {
-    pages = await mapBounded([...leads.keys()], tuning.fetchParallelism, async (url) => {
-      session.checkpoint();
-      const page = await research.fetchPage(url);
-      state.recordOpened(url, page);
-      return { url, page };
-    });
-  } finally {
-    await session.recordSpend().catch(() => undefined);
-  }
-  const opened = pages.filter((p): p is { url: string; page: FetchedPage } => p.page !== null);
+  const opened = await openPages(session, round, [...leads.keys()]);
   if (opened.length === 0) return [];
-  await session.enter(roundWhere(round, 'extracting'));
-  const extracted = await mapBounded(opened, tuning.extractParallelism, ({ page }) => {
-    session.checkpoint();
-    return research.extract({ plan, page, round });
-  });
-  await session.recordSpend();
+  const extracted = await extractFrom(session, round, opened.map((o) => o.page));
   const found: string[] = [];
   opened.forEach(({ url, page }, i) => {
     const key = leads.get(url)!;
@@ -296,6 +243,40 @@ async function openLeads(session: RunSession, round: number, leads: ReadonlyMap<
     found.push(...state.pool.add(extracted[i]!.map((c) => ({ ...c, round }))));
   });
   return found;
+}
+
+/**
+ * The round's "opening pages" stage: fetches `urls`, at most `fetchParallelism` at once, each under the
+ * run signal, and records every attempt; spend is recorded even when a fetch fails. Returns the pages that
+ * opened, in the order of `urls`.
+ */
+async function openPages(session: RunSession, round: number, urls: readonly string[]): Promise<{ url: string; page: FetchedPage }[]> {
+  const { state, research, tuning } = session;
+  await session.enter(roundWhere(round, 'opening pages'));
+  let pages: { url: string; page: FetchedPage | null }[] = [];
+  try {
+    pages = await mapBounded(urls, tuning.fetchParallelism, async (url) => {
+      session.checkpoint();
+      const page = await research.fetchPage(url);
+      state.recordOpened(url, page);
+      return { url, page };
+    });
+  } finally {
+    await session.recordSpend().catch(() => undefined);
+  }
+  return pages.filter((p): p is { url: string; page: FetchedPage } => p.page !== null);
+}
+
+/** The round's "extracting" stage: each page's candidates under the run's plan, in the order of `pages`. */
+async function extractFrom(session: RunSession, round: number, pages: readonly FetchedPage[]) {
+  const { state, research, tuning } = session;
+  await session.enter(roundWhere(round, 'extracting'));
+  const extracted = await mapBounded(pages, tuning.extractParallelism, (page) => {
+    session.checkpoint();
+    return research.extract({ plan: state.plan, page, round });
+  });
+  await session.recordSpend();
+  return extracted;
 }
 
 /**
