@@ -20,12 +20,22 @@ export interface ProfileSite {
 }
 
 export function profilePage(site: ProfileSite, name: string, facts: PageFact[], prose: string[] = []): FetchedPage {
-  const url = `${site.urlPrefix}${name.toLowerCase().replace(/\W+/g, '-')}`;
+  return page(`${site.urlPrefix}${slug(name)}`, `${name} - ${site.titleSuffix}`, site.siteName, name, facts, prose);
+}
+
+/** A profile on `host` titled by the name alone, with no site name. */
+export function bareProfile(host: string, name: string, facts: PageFact[]): FetchedPage {
+  return page(`https://${host}/${slug(name)}`, name, null, name, facts, []);
+}
+
+const slug = (name: string) => name.toLowerCase().replace(/\W+/g, '-');
+
+function page(url: string, title: string, siteName: string | null, name: string, facts: PageFact[], prose: string[]): FetchedPage {
   const passages = [name, ...facts.map((f) => f.passage), ...prose];
   const subject: PageEntity = { name, kind: null, link: null, passage: name, facts, source: 'heading' };
   return {
-    url, finalUrl: url, status: 200, contentType: 'text/html', title: `${name} - ${site.titleSuffix}`,
-    text: passages.join('\n'), publishedAt: null, passages, fetchedAt: NOW, model: { subject, items: [], siteName: site.siteName },
+    url, finalUrl: url, status: 200, contentType: 'text/html', title,
+    text: passages.join('\n'), publishedAt: null, passages, fetchedAt: NOW, model: { subject, items: [], siteName },
   };
 }
 
@@ -35,7 +45,11 @@ export async function plan(query: string): Promise<ResearchPlan> {
 
 /** Each filter's outcome for the page's one candidate, its subject. */
 export async function outcomes(query: string, page: FetchedPage): Promise<string[]> {
-  const p = await plan(query);
+  return planOutcomes(await plan(query), page);
+}
+
+/** Each filter's outcome of a plan already made, for the page's one candidate, its subject. */
+export async function planOutcomes(p: ResearchPlan, page: FetchedPage): Promise<string[]> {
   const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
   expect(candidates.map((c) => c.name)).toEqual([page.model!.subject!.name]);
   const candidate: Candidate = candidates[0]!;

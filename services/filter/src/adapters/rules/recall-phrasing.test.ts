@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchedPage, PageEntity, PageFact, ResearchPlan } from '@leadfinder/wire';
+import type { FetchedPage, PageEntity, PageFact } from '@leadfinder/wire';
 import { nextQueries, queryPool } from './plan.js';
-import { createRuleReasoner } from './reasoner.js';
+import { bareProfile, NOW, plan, planOutcomes, reasoner, signal } from './fact-page-testing.js';
 
 /**
  * Queries that say little besides their kind and a typed bound, institutions said with "affiliated with", and
@@ -9,33 +9,7 @@ import { createRuleReasoner } from './reasoner.js';
  * to make, a criterion no page prints, a founding left unclear on the entity's own page).
  */
 
-const NOW = '2026-03-15T09:00:00.000Z';
-const signal = new AbortController().signal;
-const reasoner = createRuleReasoner();
-
 const fact = (label: string, value: string): PageFact => ({ label, value, passage: `${label} ${value}` });
-
-function profile(host: string, name: string, facts: PageFact[]): FetchedPage {
-  const url = `https://${host}/${name.toLowerCase().replace(/\W+/g, '-')}`;
-  const passages = [name, ...facts.map((f) => f.passage)];
-  const subject: PageEntity = { name, kind: null, link: null, passage: name, facts, source: 'heading' };
-  return {
-    url, finalUrl: url, status: 200, contentType: 'text/html', title: name, text: passages.join('\n'),
-    publishedAt: null, passages, fetchedAt: NOW, model: { subject, items: [], siteName: null },
-  };
-}
-
-async function plan(query: string): Promise<ResearchPlan> {
-  return (await reasoner.plan({ query, now: NOW, sites: '' }, { signal })).plan;
-}
-
-async function outcomes(p: ResearchPlan, page: FetchedPage): Promise<(string | undefined)[]> {
-  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
-  expect(candidates.map((c) => c.name)).toEqual([page.model!.subject!.name]);
-  const out = [];
-  for (const f of p.filters) out.push((await reasoner.verify({ plan: p, filter: f, candidate: candidates[0]!, pages: [page] }, { signal })).verdict.outcome);
-  return out;
-}
 
 describe('a query of a kind and a size bound alone', () => {
   it('searches the bound as pages say it, and later rounds still have searches to make', async () => {
@@ -60,21 +34,21 @@ describe('"affiliated with Japanese universities"', () => {
     const p = await plan('Nobel laureates affiliated with Japanese universities');
     expect(p.filters.map((f) => f.title)).toEqual(['Is a Nobel laureate', 'Based in Japan']);
     // A laureate at a research institute (not a university) in Japan is what the query means.
-    const kek = profile('laureates.example', 'Makoto Kobayashi', [fact('Award', 'Nobel Prize in Physics 2008'), fact('Affiliation', 'High Energy Accelerator Research Organization (KEK), Tsukuba, Japan')]);
-    const mit = profile('laureates.example', 'Wolfgang Ketterle', [fact('Award', 'Nobel Prize in Physics 2001'), fact('Affiliation', 'Massachusetts Institute of Technology, Cambridge, MA, USA')]);
-    expect(await outcomes(p, kek)).toEqual(['yes', 'yes']);
-    expect(await outcomes(p, mit)).toEqual(['yes', 'no']);
+    const kek = bareProfile('laureates.example', 'Makoto Kobayashi', [fact('Award', 'Nobel Prize in Physics 2008'), fact('Affiliation', 'High Energy Accelerator Research Organization (KEK), Tsukuba, Japan')]);
+    const mit = bareProfile('laureates.example', 'Wolfgang Ketterle', [fact('Award', 'Nobel Prize in Physics 2001'), fact('Affiliation', 'Massachusetts Institute of Technology, Cambridge, MA, USA')]);
+    expect(await planOutcomes(p, kek)).toEqual(['yes', 'yes']);
+    expect(await planOutcomes(p, mit)).toEqual(['yes', 'no']);
   });
 });
 
 describe('a founding given as "Est."', () => {
   it('dates the founding on the company\'s own page, both ways', async () => {
     const p = await plan('B2B software companies founded after 2015');
-    const after = profile('tracker.example', 'Rippling', [fact('Category', 'B2B / Human Resources'), fact('Topics', 'SaaS, HR Tech'), fact('Est.', '2016')]);
-    const before = profile('tracker.example', 'Heap', [fact('Category', 'B2B / Analytics'), fact('Topics', 'SaaS, Analytics'), fact('Est.', '2013')]);
+    const after = bareProfile('tracker.example', 'Rippling', [fact('Category', 'B2B / Human Resources'), fact('Topics', 'SaaS, HR Tech'), fact('Est.', '2016')]);
+    const before = bareProfile('tracker.example', 'Heap', [fact('Category', 'B2B / Analytics'), fact('Topics', 'SaaS, Analytics'), fact('Est.', '2013')]);
     // Before: both were left unclear ("no passage about it says when") and neither became a row.
-    expect(await outcomes(p, after)).toEqual(['yes', 'yes']);
-    expect((await outcomes(p, before))[1]).toBe('no');
+    expect(await planOutcomes(p, after)).toEqual(['yes', 'yes']);
+    expect((await planOutcomes(p, before))[1]).toBe('no');
   });
 });
 
@@ -111,11 +85,11 @@ describe('whom a company sells to is not its sector', () => {
       const candidate = { ...candidates[0]!, sourceUrls: pages.map((x) => x.url) };
       return (await reasoner.verify({ plan: p, filter: typeFilter, candidate, pages }, { signal })).verdict.outcome;
     };
-    const home = profile('heap.io', 'Heap', [fact('Industry', 'Productivity'), fact('Keywords', 'Analytics, Data Visualization')]);
+    const home = bareProfile('heap.io', 'Heap', [fact('Industry', 'Productivity'), fact('Keywords', 'Analytics, Data Visualization')]);
     // Before: "its sector is stated otherwise" (no), and no other page was ever looked for.
     expect(await verdict(home)).toBe('unclear');
-    expect(await verdict(profile('shop.example', 'Shoply', [fact('Industry', 'Consumer'), fact('Keywords', 'Retail')]))).toBe('no');
-    const card = profile('bizgraph.example', 'Heap', [fact('Industries', 'B2B, Productivity')]);
+    expect(await verdict(bareProfile('shop.example', 'Shoply', [fact('Industry', 'Consumer'), fact('Keywords', 'Retail')]))).toBe('no');
+    const card = bareProfile('bizgraph.example', 'Heap', [fact('Industries', 'B2B, Productivity')]);
     expect(await verdict(home, card)).toBe('yes');
   });
 });
@@ -123,11 +97,11 @@ describe('whom a company sells to is not its sector', () => {
 describe('"awarded" said alone', () => {
   it('is what a laureate profile\'s prize or honours fact states, dated by its year', async () => {
     const p = await plan('physics laureates awarded after 2012');
-    const amano = profile('tracker.example', 'Hiroshi Amano', [fact('Field', 'Physics'), fact('Honours', 'Nobel Prize in Physics 2014')]);
-    const ketterle = profile('tracker.example', 'Wolfgang Ketterle', [fact('Field', 'Physics'), fact('Prize', 'Nobel Prize in Physics 2001')]);
+    const amano = bareProfile('tracker.example', 'Hiroshi Amano', [fact('Field', 'Physics'), fact('Honours', 'Nobel Prize in Physics 2014')]);
+    const ketterle = bareProfile('tracker.example', 'Wolfgang Ketterle', [fact('Field', 'Physics'), fact('Prize', 'Nobel Prize in Physics 2001')]);
     // Before: "no sentence about it mentions this event" for both.
-    expect(await outcomes(p, amano)).toEqual(['yes', 'yes']);
-    expect((await outcomes(p, ketterle))[1]).toBe('no');
+    expect(await planOutcomes(p, amano)).toEqual(['yes', 'yes']);
+    expect((await planOutcomes(p, ketterle))[1]).toBe('no');
   });
 });
 
