@@ -12,6 +12,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { OtlpJsonBatchSpanProcessor } from '../src/telemetry/otlp-json-processor.js';
 import type { EncodedSpanExporter } from '../src/telemetry/otlp-json-processor.js';
 import { createOtlpJsonTraceTransport } from '../src/telemetry/otlp-json.js';
+import { withoutDefaults } from './otlp-json-testing.js';
 
 /**
  * The span processor `startTelemetry` exports OTLP/JSON with: spans are encoded as they end, and go out in
@@ -230,19 +231,3 @@ describe('OtlpJsonBatchSpanProcessor', () => {
   });
 });
 
-const DEFAULT_OMITTED = new Set(['attributes', 'events', 'links']);
-/** Drops what proto3 JSON may omit at its default, where the official encoder writes it anyway (as otlp-json.test.ts). */
-function withoutDefaults(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => withoutDefaults(v));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (DEFAULT_OMITTED.has(k) && Array.isArray(v) && v.length === 0) continue;
-      if (/^dropped\w*Count$/.test(k) && v === 0) continue;
-      if (['version', 'schemaUrl', 'traceState'].includes(k) && v === '') continue;
-      out[k] = withoutDefaults(v);
-    }
-    return out;
-  }
-  return value;
-}

@@ -6,6 +6,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { encodeSpansAsOtlpJson } from '../src/telemetry/otlp-json.js';
+import { withoutDefaults } from './otlp-json-testing.js';
 
 /**
  * Our OTLP/JSON encoder against the official one (`@opentelemetry/otlp-transformer`'s JsonTraceSerializer,
@@ -23,23 +24,6 @@ function recorded(build: (provider: BasicTracerProvider) => void, limits: { attr
   });
   build(provider);
   return exporter.getFinishedSpans();
-}
-
-const DEFAULT_OMITTED = new Set(['attributes', 'events', 'links']);
-/** Drops what proto3 JSON may omit at its default, where the official encoder writes it anyway. */
-function withoutDefaults(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => withoutDefaults(v));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (DEFAULT_OMITTED.has(k) && Array.isArray(v) && v.length === 0) continue;
-      if (/^dropped\w*Count$/.test(k) && v === 0) continue;
-      if (['version', 'schemaUrl', 'traceState'].includes(k) && v === '') continue;
-      out[k] = withoutDefaults(v);
-    }
-    return out;
-  }
-  return value;
 }
 
 function official(spans: ReadableSpan[]): unknown {
