@@ -72,9 +72,9 @@ export async function runFunnel(session: RunSession, round: number, freshKeys: r
         { position, outcome: v.outcome === 'unclear' ? 'unclear' : 'no', recoveredIfLoosened: recheckedLoosened ? false : null },
       );
     });
-    const runCounts = state.countFunnel(position, {
-      in: survivors.length, passed: passed.length, unclear: [...unclearHere].filter((k) => !passedKeys.has(k)).length,
-    });
+    const runCounts = state.countFunnel(position, new Map(survivors.map((s) => [
+      s.key, passedKeys.has(s.key) ? 'passed' : unclearHere.has(s.key) ? 'unclear' : 'no',
+    ] as const)));
     await session.emit({
       type: 'funnel_filter_done', round, index: current.index, title: current.title,
       passed: passed.length, dropped: survivors.length - passed.length, run_counts: runCounts,

@@ -221,6 +221,18 @@ describe('run state', () => {
     expect(state.takeRelaxTurn(1, true)).toBe(false); // asked once per run
   });
 
+  it('counts each candidate once per filter by its latest verdict, so a candidate judged again is not counted twice', () => {
+    const state = new RunState(5);
+    state.setPlan(plan());
+    // Round 1: a and b pass "In Berlin", c is unclear there; "Hiring" leaves a unclear and drops b.
+    state.countFunnel(0, new Map([['a', 'passed'], ['b', 'passed'], ['c', 'unclear']] as const));
+    expect(state.countFunnel(1, new Map([['a', 'unclear'], ['b', 'no']] as const))).toEqual({ in: 2, passed: 0, dropped: 2, unclear: 1 });
+    // a's own page settles "Hiring"; c's settles "In Berlin" and then leaves "Hiring" unclear; b, judged
+    // again, is no longer in Berlin: it did not reach "Hiring" as it now stands.
+    expect(state.countFunnel(0, new Map([['c', 'passed'], ['b', 'no']] as const))).toEqual({ in: 3, passed: 2, dropped: 1, unclear: 0 });
+    expect(state.countFunnel(1, new Map([['a', 'passed'], ['c', 'unclear']] as const))).toEqual({ in: 2, passed: 1, dropped: 1, unclear: 1 });
+  });
+
   it('keeps a loosened filter in place of its original for the rest of the run, under the original index', () => {
     const state = new RunState(5);
     state.setPlan(plan());

@@ -9,6 +9,9 @@ import { shouldRelax, type FilterTally } from './relax.js';
 import { buildRow, truncateRows } from './rows.js';
 import type { QueryCursor } from './search-plan.js';
 
+/** A candidate's verdict at one filter of the funnel, for run_counts. */
+export type FunnelOutcome = 'passed' | 'no' | 'unclear';
+
 /** A candidate's latest drop: the filter (by position) and that verdict, for `near_misses` and `unclear`. */
 interface JudgedDrop extends FilterDrop {
   position: number;
@@ -61,8 +64,12 @@ export class RunState {
   /** The request's `near_misses` and `keep_unclear` flags. */
   private wantsNearMisses = false;
   private keepsUnclear = false;
-  /** Per filter position, its counts over the run (funnel_filter_done's run_counts). */
-  private funnelCounts: { in: number; passed: number; dropped: number; unclear: number }[] = [];
+  /**
+   * Per filter position, each candidate's latest verdict there (funnel_filter_done's run_counts). By
+   * candidate, not by judgment: one judged again (its own page, a search of its name) counts once, as it
+   * now stands, so the latest event of each filter draws the funnel and its unclear total is `final.unclear`'s.
+   */
+  private funnelVerdicts: Map<string, FunnelOutcome>[] = [];
 
   constructor(readonly target: number, where: string = formatWhere(WHERE_QUEUED)) {
     this.currentWhere = where;
@@ -86,7 +93,7 @@ export class RunState {
     this.filters = plan.filters.map((f) => ({ ...f }));
     this.originalFilters = plan.filters.map((f) => ({ ...f }));
     this.tallies = plan.filters.map(() => ({ input: 0, passed: 0 }));
-    this.funnelCounts = plan.filters.map(() => ({ in: 0, passed: 0, dropped: 0, unclear: 0 }));
+    this.funnelVerdicts = plan.filters.map(() => new Map<string, FunnelOutcome>());
   }
 
   /** What the request asked beyond the search itself: entities to leave out, entities it expects. */
@@ -121,14 +128,24 @@ export class RunState {
     this.lastDrops.delete(key);
     this.lastDrops.set(key, { ...drop, ...judged });
   }
-  /** Adds one funnel pass of the filter at `position`; returns its counts over the run so far. */
-  countFunnel(position: number, pass: { in: number; passed: number; unclear: number }): { in: number; passed: number; dropped: number; unclear: number } {
-    const c = this.funnelCounts[position]!;
-    c.in += pass.in;
-    c.passed += pass.passed;
-    c.dropped += pass.in - pass.passed;
-    c.unclear += pass.unclear;
-    return { ...c };
+  /**
+   * Records one funnel pass of the filter at `position` (each candidate's verdict there); returns the
+   * filter's counts over the run so far, each candidate counted once by its latest verdict. A candidate
+   * this pass drops has not reached the later filters as it now stands: its verdicts there are forgotten.
+   */
+  countFunnel(position: number, verdicts: ReadonlyMap<string, FunnelOutcome>): { in: number; passed: number; dropped: number; unclear: number } {
+    const here = this.funnelVerdicts[position]!;
+    for (const [key, outcome] of verdicts) {
+      here.set(key, outcome);
+      if (outcome !== 'passed') for (const later of this.funnelVerdicts.slice(position + 1)) later.delete(key);
+    }
+    const counts = { in: here.size, passed: 0, dropped: 0, unclear: 0 };
+    for (const outcome of here.values()) {
+      if (outcome === 'passed') counts.passed += 1;
+      else counts.dropped += 1;
+      if (outcome === 'unclear') counts.unclear += 1;
+    }
+    return counts;
   }
   /** The `final` fields the request's `exclude`, `expected`, `near_misses` and `keep_unclear` ask for (none without them). */
   finalReport(): FinalReport {
