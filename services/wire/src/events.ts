@@ -60,16 +60,17 @@ export const FunnelFilterDoneEvent = z.object({
   passed: z.number().int(),
   dropped: z.number().int(),
   /**
-   * This filter's counts over the whole run so far (every round): candidates in, passed, dropped, and how
-   * many of the dropped were `unclear` (neither shown nor ruled out), so a client draws the funnel from the
-   * latest event of each filter. Absent from events written before it existed.
+   * This filter's counts over the whole run so far (every round), each candidate once by its latest verdict
+   * there: candidates in, passed, dropped, and how many of the dropped were `unclear` (neither shown nor
+   * ruled out), so a client draws the funnel from the latest event of each filter. Absent from events
+   * written before it existed.
    */
   run_counts: z.object({
     in: z.number().int(),
     passed: z.number().int(),
     dropped: z.number().int(),
     unclear: z.number().int(),
-  }).optional().describe("This filter's totals over the run so far (every round): in, passed, dropped, and the dropped ones left unclear."),
+  }).optional().describe("This filter's totals over the run so far (every round), each candidate once by its latest verdict there: in, passed, dropped, and the dropped ones left unclear."),
 });
 export const FilterRelaxedEvent = z.object({
   ...base,
