@@ -16,13 +16,13 @@ describe.skipIf(!faketime)('clockEnv under libfaketime', () => {
   // A process under `faketime +45d`, as the test runner is in CI's later rounds; its environment is
   // the one clockEnv() reads there. The wrapper keeps the run's semaphore until it exits.
   let wrapper: ChildProcess;
+  let sleeper = '';
   let fakedEnv: NodeJS.ProcessEnv;
   beforeAll(async () => {
     wrapper = spawn(faketime!, ['-f', '+45d', 'sleep', '60'], {
       env: { PATH: process.env.PATH ?? '', FAKETIME_DONT_FAKE_MONOTONIC: '1' },
       stdio: 'ignore',
     });
-    let sleeper = '';
     for (let i = 0; i < 100 && !/^\d+$/.test(sleeper); i += 1) {
       await new Promise((r) => setTimeout(r, 50));
       sleeper = spawnSync('pgrep', ['-P', String(wrapper.pid)], { encoding: 'utf8' }).stdout.trim();
@@ -35,8 +35,10 @@ describe.skipIf(!faketime)('clockEnv under libfaketime', () => {
     );
   });
   afterAll(async () => {
+    // Ends the wrapper's program, not the wrapper: a wrapper killed by a signal leaves its semaphore behind.
     const exited = new Promise((done) => wrapper.once('exit', done));
-    wrapper.kill('SIGTERM');
+    if (/^\d+$/.test(sleeper)) process.kill(Number(sleeper), 'SIGTERM');
+    else wrapper.kill('SIGTERM');
     await exited;
   });
 
