@@ -143,7 +143,7 @@ async function followUnclearLeads(session: RunSession, round: number, unclearKey
  * candidate) finds their own page, which is opened like a lead. Returns the keys to judge again.
  */
 async function followDomains(session: RunSession, round: number, unclearKeys: readonly string[]): Promise<string[]> {
-  const { state, research, tuning } = session;
+  const { state, tuning } = session;
   const wanted: { key: string; name: string; domain: string }[] = [];
   for (const key of unclearKeys) {
     const c = state.pool.get(key);
@@ -154,20 +154,12 @@ async function followDomains(session: RunSession, round: number, unclearKeys: re
     wanted.push({ key, name: c.name, domain });
   }
   if (wanted.length === 0) return [];
-  await session.enter(roundWhere(round, 'searching'));
+  const answers = await searchEach(session, round, wanted.map(({ name, domain }) => ({ query: name, domains: [domain], limit: 3 })));
   const leads = new Map<string, string>();
-  try {
-    const answers = await mapBounded(wanted, tuning.searchParallelism, ({ name, domain }) => {
-      session.checkpoint();
-      return research.search({ query: name, domains: [domain], publishedAfter: null, page: 1, limit: 3 });
-    });
-    wanted.forEach(({ key }, i) => {
-      const url = answers[i]!.hits.map((h) => h.url).find((u) => !state.openedUrls.has(u) && !leads.has(u));
-      if (url) leads.set(url, key);
-    });
-  } finally {
-    await session.recordSpend().catch(() => undefined);
-  }
+  wanted.forEach(({ key }, i) => {
+    const url = answers[i]!.map((h) => h.url).find((u) => !state.openedUrls.has(u) && !leads.has(u));
+    if (url) leads.set(url, key);
+  });
   const opened = new Set(await openLeads(session, round, leads));
   // Judge again the candidates whose own page was opened (and whatever new the pages named).
   return [...new Set([...wanted.map((w) => w.key).filter((k) => [...leads.values()].includes(k)), ...opened])];
@@ -181,7 +173,7 @@ async function followDomains(session: RunSession, round: number, unclearKeys: re
  * same word changes nothing. Returns the keys to judge again, with whatever new the pages named.
  */
 async function followNames(session: RunSession, round: number, unclearKeys: readonly string[]): Promise<string[]> {
-  const { state, research, tuning } = session;
+  const { state, tuning } = session;
   const wanted: { key: string; name: string }[] = [];
   for (const key of unclearKeys) {
     if (wanted.length >= tuning.maxNameSearchesPerRound) break;
@@ -192,31 +184,23 @@ async function followNames(session: RunSession, round: number, unclearKeys: read
     wanted.push({ key, name: c.name.trim() });
   }
   if (wanted.length === 0) return [];
-  await session.enter(roundWhere(round, 'searching'));
+  const answers = await searchEach(session, round, wanted.map(({ name }) => ({ query: name, domains: state.plan.sites.domains, limit: 5 })));
   const urls = new Map<string, string>();
-  try {
-    const answers = await mapBounded(wanted, tuning.searchParallelism, ({ name }) => {
-      session.checkpoint();
-      return research.search({ query: name, domains: state.plan.sites.domains, publishedAfter: null, page: 1, limit: 5 });
-    });
-    wanted.forEach(({ key, name }, i) => {
-      const sources = state.pool.get(key)?.sourceUrls ?? [];
-      // A site already read about it (its own, a profile's) says the same again: other sites' pages are wanted.
-      const readHosts = new Set(sources.map(hostOf).filter((h): h is string => h !== null));
-      const lower = name.toLowerCase();
-      let taken = 0;
-      for (const h of answers[i]!.hits) {
-        const host = hostOf(h.url) ?? '';
-        if (state.openedUrls.has(h.url) || urls.has(h.url) || readHosts.has(host) || !`${h.title} ${h.snippet}`.toLowerCase().includes(lower)) continue;
-        urls.set(h.url, key);
-        readHosts.add(host);
-        taken += 1;
-        if (taken >= 2) break;
-      }
-    });
-  } finally {
-    await session.recordSpend().catch(() => undefined);
-  }
+  wanted.forEach(({ key, name }, i) => {
+    const sources = state.pool.get(key)?.sourceUrls ?? [];
+    // A site already read about it (its own, a profile's) says the same again: other sites' pages are wanted.
+    const readHosts = new Set(sources.map(hostOf).filter((h): h is string => h !== null));
+    const lower = name.toLowerCase();
+    let taken = 0;
+    for (const h of answers[i]!) {
+      const host = hostOf(h.url) ?? '';
+      if (state.openedUrls.has(h.url) || urls.has(h.url) || readHosts.has(host) || !`${h.title} ${h.snippet}`.toLowerCase().includes(lower)) continue;
+      urls.set(h.url, key);
+      readHosts.add(host);
+      taken += 1;
+      if (taken >= 2) break;
+    }
+  });
   if (urls.size === 0) return [];
   const sourcesBefore = new Map([...urls.values()].map((key) => [key, state.pool.get(key)?.sourceUrls.length ?? 0] as const));
   const opened = await openPages(session, round, [...urls.keys()]);
@@ -243,6 +227,24 @@ async function openLeads(session: RunSession, round: number, leads: ReadonlyMap<
     found.push(...state.pool.add(extracted[i]!.map((c) => ({ ...c, round }))));
   });
   return found;
+}
+
+/**
+ * A "searching" stage of searches about candidates (their name, on their domain or anywhere), first results
+ * only, at most `searchParallelism` at once, each under the run signal; spend is recorded even when one
+ * fails. Hits come back in the order of `searches`.
+ */
+async function searchEach(session: RunSession, round: number, searches: readonly { query: string; domains: string[]; limit: number }[]): Promise<SearchHit[][]> {
+  await session.enter(roundWhere(round, 'searching'));
+  try {
+    const answers = await mapBounded(searches, session.tuning.searchParallelism, ({ query, domains, limit }) => {
+      session.checkpoint();
+      return session.research.search({ query, domains, publishedAfter: null, page: 1, limit });
+    });
+    return answers.map((a) => a.hits);
+  } finally {
+    await session.recordSpend().catch(() => undefined);
+  }
 }
 
 /**
