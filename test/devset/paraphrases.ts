@@ -5,7 +5,7 @@
  * held-out half stays exactly what it was; ids start with `x`.
  */
 import {
-  all, B2B_SOFTWARE, BAY_AREA, bool, bornIn, cityVerdict, company, CONSUMER, countryVerdict, FINTECH, HEALTH,
+  AI, all, B2B_SOFTWARE, BAY_AREA, bool, bornIn, cityVerdict, CLIMATE, company, CONSUMER, countryVerdict, DEVTOOLS, FINTECH, HEALTH,
   EDUCATION, hqCityVerdict, institution, LOGISTICS, NYC, paper, regionVerdict, researcher, SF, sizeVerdict, stateVerdict,
   titleHas, topicVerdict, USA, worksIn, type C, type DevQuery, type R, type Topic, type Verdict,
 } from './query-rules.js';
@@ -44,6 +44,28 @@ function bornWithin(f: R, from: number, to: number): Verdict {
   const y = Number(f.birthDate.slice(0, 4));
   return bool(y >= from && y <= to);
 }
+
+/** In one of several US states (the record's region codes), as "West Coast" or "East Coast" names them. */
+function statesVerdict(f: C, codes: readonly string[]): Verdict {
+  const verdicts = codes.map((code) => stateVerdict(f, code));
+  return verdicts.includes('yes') ? 'yes' : verdicts.includes('maybe') ? 'maybe' : 'no';
+}
+
+/** Outside the United States: no US location in the record; a record with no place is maybe. */
+function outsideUs(f: C): Verdict {
+  if (f.places.length === 0) return 'maybe';
+  return bool(!f.places.some((p) => p.country === 'USA'));
+}
+
+/** Not of a topic ("excluding fintech"): an arguable member of the topic is arguable here too. */
+function notTopic(f: C, t: Topic): Verdict {
+  const v = topicVerdict(f, t);
+  return v === 'yes' ? 'no' : v === 'no' ? 'yes' : 'maybe';
+}
+
+const WEST_COAST = ['CA', 'OR', 'WA'];
+/** The Atlantic seaboard states and DC. */
+const EAST_COAST = ['ME', 'NH', 'MA', 'RI', 'CT', 'NY', 'NJ', 'PA', 'DE', 'MD', 'DC', 'VA', 'NC', 'SC', 'GA', 'FL'];
 
 export const PARAPHRASE_QUERIES: DevQuery[] = [
   // ---------------------------------------------------------------- companies
@@ -84,6 +106,28 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   company('x41', 'dev', 'Y Combinator Summer 2012 companies', (f) => batchVerdict(f, 'Summer', 2012)),
   company('x42', 'dev', "startups from YC's 2014 batches", (f) => bool(batchYearOf(f) === 2014)),
 
+  // Added for company generalisation (issue 14, fourth pass): regions no gazetteer names as a country or state
+  // ("West Coast", "Asia", "outside the US"), sector words people use ("devtools", "climate tech", "edtech",
+  // "AI"), a negated sector, two places at once, kind words ("ventures", "teams", "orgs", "firms"), status said
+  // as people say it ("went under", "still operating"), and place + size + status together.
+  company('x58', 'dev', 'healthcare companies on the West Coast', (f) => all(topicVerdict(f, HEALTH), statesVerdict(f, WEST_COAST))),
+  company('x59', 'dev', 'startups based outside the US', (f) => outsideUs(f)),
+  company('x60', 'dev', 'edtech startups that are still operating', (f) => all(topicVerdict(f, EDUCATION), status(f, 'Active'))),
+  company('x61', 'dev', 'B2B software companies excluding fintech', (f) => all(topicVerdict(f, B2B_SOFTWARE), notTopic(f, FINTECH))),
+  company('x62', 'dev', 'devtools companies in San Francisco', (f) => all(topicVerdict(f, DEVTOOLS), cityVerdict(f, SF))),
+  company('x63', 'dev', 'AI startups in the Bay Area', (f) => all(topicVerdict(f, AI), cityVerdict(f, BAY_AREA))),
+  company('x64', 'dev', 'climate tech ventures', (f) => topicVerdict(f, CLIMATE)),
+  company('x65', 'dev', 'acquired companies in New York', (f) => all(status(f, 'Acquired'), cityVerdict(f, NYC))),
+  company('x66', 'dev', 'East Coast companies', (f) => statesVerdict(f, EAST_COAST)),
+  company('x67', 'dev', 'startups in Asia', (f) => countryVerdict(f, ['India', 'Nepal'])),
+  company('x68', 'dev', 'nonprofits outside the United States', (f) => all(bool(f.nonprofit), outsideUs(f))),
+  company('x69', 'dev', 'startups that went under', (f) => status(f, 'Inactive')),
+  company('x70', 'dev', 'teams hiring in the Bay Area', (f) => all(bool(f.hiring), cityVerdict(f, BAY_AREA))),
+  company('x71', 'dev', 'mid-sized B2B firms (50 to 500 employees)', (f) => all(topicVerdict(f, B2B_SOFTWARE), sizeVerdict(f, (n) => n >= 50 && n <= 500))),
+  company('x72', 'dev', 'consumer businesses in California with more than 200 employees', (f) => all(topicVerdict(f, CONSUMER), stateVerdict(f, 'CA'), sizeVerdict(f, (n) => n > 200))),
+  company('x73', 'dev', 'fintech orgs that got acquired', (f) => all(topicVerdict(f, FINTECH), status(f, 'Acquired'))),
+  company('x74', 'dev', 'companies in Los Angeles or Chicago', (f) => cityVerdict(f, ['Los Angeles', 'Chicago'])),
+
   // ---------------------------------------------------------------- researchers
   researcher('x21', 'dev', 'physicists at American universities', (f) => all(bool(f.category === 'Physics'), worksIn(f, USA))),
   researcher('x22', 'dev', 'Nobel laureates in chemistry who worked in the UK', (f) => all(bool(f.category === 'Chemistry'), worksIn(f, ['United Kingdom']))),
@@ -116,4 +160,21 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   paper('x55', 'dev', 'papers published in the 1990s', (f) => bool(f.pubYear >= 1990 && f.pubYear <= 1999)),
   paper('x56', 'dev', 'journal articles on magnetism', (f) => bool(titleHas(f, /magnet/))),
   paper('x57', 'dev', 'chemistry research papers from the 1970s', (f) => bool(f.field === 'Chemistry' && f.pubYear >= 1970 && f.pubYear <= 1979)),
+
+  // Added for generalisation (issue 14, fourth pass): other kind words for a paper (study, publication, work,
+  // article; academic, scholarly, peer-reviewed), a title word said in another form than the title prints it
+  // ("atoms" for "atomic", "catalysis" for "catalytic"), a singular kind word; researchers by gender and
+  // field, a birth decade, where born, one institution or another, the prize year.
+  paper('x80', 'dev', 'studies about atoms', (f) => bool(titleHas(f, /atom/))),
+  paper('x81', 'dev', 'publications on magnetic resonance', (f) => bool(titleHas(f, /resonan/))),
+  paper('x82', 'dev', 'academic papers on lasers', (f) => bool(titleHas(f, /laser/))),
+  paper('x83', 'dev', 'peer-reviewed chemistry articles published after 1985', (f) => bool(f.field === 'Chemistry' && f.pubYear > 1985)),
+  paper('x84', 'dev', 'a physics paper from the 1980s', (f) => bool(f.field === 'Physics' && f.pubYear >= 1980 && f.pubYear <= 1989)),
+  paper('x85', 'dev', 'scholarly works on proteins', (f) => bool(titleHas(f, /protein/))),
+  paper('x86', 'dev', 'catalysis research papers', (f) => bool(titleHas(f, /cataly/))),
+  researcher('x87', 'dev', 'women laureates in medicine', (f) => all(bool(f.gender === 'Female'), bool(f.category === 'Medicine'))),
+  researcher('x88', 'dev', 'laureates born in the 1930s', (f) => bornWithin(f, 1930, 1939)),
+  researcher('x89', 'dev', 'UK-born scientists', (f) => bornIn(f, ['United Kingdom'])),
+  researcher('x90', 'dev', 'scientists at Stanford or Harvard', (f) => institution(f, /Stanford|Harvard/)),
+  researcher('x91', 'dev', 'researchers who won the Nobel prize in 2012', (f) => bool(f.prizeYear === 2012)),
 ];
