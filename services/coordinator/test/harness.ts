@@ -132,6 +132,7 @@ export async function createHarness(env: Record<string, string> = {}, ports: Por
     },
     ...(backing.backlog ? { backlog: () => backing.backlog!() } : {}),
     async close() {
+      await backing.endPulls?.();
       await Promise.allSettled(coordinators.map((c) => c.stop()));
       await backing.destroy();
       await store.close();

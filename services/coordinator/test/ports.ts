@@ -18,6 +18,11 @@ export interface ProcessPorts {
 export interface PortsBacking {
   /** Another process's view of the same log, queue and flags (its own connection on JetStream). */
   open(): Promise<ProcessPorts>;
+  /**
+   * Ends the coordinators' pulls in progress at once, before they are stopped (else each stop waits out its
+   * pull, a second on JetStream); only where the queue has pulls.
+   */
+  endPulls?(): Promise<void>;
   /** Work messages still in the queue (not acked); only where the adapter can tell. */
   backlog?(): Promise<number>;
   /** Closes what open() handed out and removes the streams and buckets. */
@@ -66,6 +71,10 @@ export function natsPorts(url: string): PortsFactory & { destroyAll(): Promise<v
         const ports = await openOn(nats, names, logger);
         opened.push(ports);
         return ports;
+      },
+      async endPulls() {
+        // The server answers the durable's waiting pulls "consumer deleted" when it goes.
+        await admin.jsm.consumers.delete(names.workStream, names.durable).catch(() => undefined);
       },
       async backlog() {
         return (await admin.jsm.streams.info(names.workStream)).state.messages;

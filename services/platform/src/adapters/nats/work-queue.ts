@@ -21,6 +21,19 @@ const PULL_EXPIRES_MS = 1_000;
 /** Pause after a failed pull (server restarting, consumer being recreated) before the next one. */
 const PULL_RETRY_MS = 1_000;
 
+/** Waits `ms`, or less when `signal` aborts first (a stopping subscriber does not sit out a retry pause). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 interface WorkMessage {
   runId: string;
 }
@@ -117,7 +130,7 @@ class NatsWorkQueue implements WorkQueue {
             consumer = undefined;
             if (signal.aborted) break;
             this.logger.warn('work queue: pull failed; retrying', { err: String(err) });
-            await new Promise((r) => setTimeout(r, PULL_RETRY_MS));
+            await pause(PULL_RETRY_MS, signal);
           }
         }
         return undefined;
