@@ -13,6 +13,7 @@ import { DateRange } from './research.js';
  *   sentence (or the page's date when the sentence states none) lies in the range.
  * - `period`: a date stated about the candidate (or the page date for dated kinds) lies in the range.
  * - `terms`: every group occurs (any other clause of the query).
+ * - `exclude`: what the query rules out ("excluding fintech"): its sector facts name none of `terms`' groups.
  * - `form`: the organisation form (nonprofit, public, acquired, shut down, active).
  * - `size`: a headcount within [min, max].
  * - `hiring`: a hiring fact or sentence. `remote`: remote work (`fully`: remote-only).
@@ -49,6 +50,8 @@ export const EventSpec = z.object({
 });
 export const PeriodSpec = z.object({ kind: z.literal('period'), dateRange: DateRange, steps: Steps, asOf: z.string().optional() });
 export const TermsSpec = z.object({ kind: z.literal('terms'), groups: TermGroups, steps: Steps });
+/** Kept apart from `groups` so no search, screen or relevance score looks for the words it rules out. */
+export const ExcludeSpec = z.object({ kind: z.literal('exclude'), terms: TermGroups, steps: Steps });
 export const FormSpec = z.object({ kind: z.literal('form'), form: OrgFormSpec, steps: Steps });
 export const SizeSpec = z.object({ kind: z.literal('size'), min: z.number().nullable(), max: z.number().nullable(), steps: Steps });
 export const HiringSpec = z.object({ kind: z.literal('hiring'), steps: Steps });
@@ -65,7 +68,7 @@ export const LlmSpec = z.object({
 });
 
 export const FilterSpec = z.discriminatedUnion('kind', [
-  TypeSpec, LocationSpec, EventSpec, PeriodSpec, TermsSpec, FormSpec, SizeSpec, HiringSpec, RemoteSpec, CohortSpec, LlmSpec,
+  TypeSpec, LocationSpec, EventSpec, PeriodSpec, TermsSpec, ExcludeSpec, FormSpec, SizeSpec, HiringSpec, RemoteSpec, CohortSpec, LlmSpec,
 ]);
 export type FilterSpec = z.infer<typeof FilterSpec>;
 export type FilterSpecKind = FilterSpec['kind'];

@@ -66,6 +66,40 @@ const SUBREGIONS: { names: string[]; adjectives: string[]; subregions: string[];
   { names: ['Sub-Saharan Africa'], adjectives: ['Sub-Saharan'], subregions: ['Western Africa', 'Eastern Africa', 'Middle Africa', 'Southern Africa'] },
 ];
 
+/**
+ * Parts of a country people search by that are no state of it ("the West Coast", "the Midwest", "New England"):
+ * the states each is made of, by the codes `country-state-city` gives them. The Midwest and New England are the
+ * US Census Bureau's region and division; the coasts are the states on the Pacific and on the Atlantic seaboard
+ * (with DC); the Pacific Northwest is Washington, Oregon and Idaho.
+ */
+const STATE_GROUPS: { names: string[]; adjectives: string[]; country: string; states: string[] }[] = [
+  { names: ['West Coast', 'Pacific Coast', 'US West Coast'], adjectives: [], country: 'US', states: ['CA', 'OR', 'WA'] },
+  { names: ['East Coast', 'Eastern Seaboard', 'Atlantic Coast', 'US East Coast'], adjectives: [], country: 'US',
+    states: ['ME', 'NH', 'MA', 'RI', 'CT', 'NY', 'NJ', 'PA', 'DE', 'MD', 'DC', 'VA', 'NC', 'SC', 'GA', 'FL'] },
+  { names: ['New England'], adjectives: [], country: 'US', states: ['ME', 'NH', 'VT', 'MA', 'RI', 'CT'] },
+  { names: ['Midwest', 'Midwestern United States', 'American Midwest'], adjectives: ['Midwestern'], country: 'US',
+    states: ['IL', 'IN', 'MI', 'OH', 'WI', 'IA', 'KS', 'MN', 'MO', 'NE', 'ND', 'SD'] },
+  { names: ['Pacific Northwest', 'PNW'], adjectives: [], country: 'US', states: ['WA', 'OR', 'ID'] },
+];
+
+function stateGroup(name: string): (typeof STATE_GROUPS)[number] | null {
+  const key = norm(name).replace(/^the /, '');
+  return STATE_GROUPS.find((g) => [...g.names, ...g.adjectives].some((n) => norm(n) === key)) ?? null;
+}
+
+/** A group of states as a place: a region within its country. */
+function stateGroupPlace(name: string): Place | null {
+  const group = stateGroup(name);
+  if (!group) return null;
+  const continent = continentOf(group.country);
+  return { name: group.names[0]!, level: 'region', country: group.country, ...(continent ? { continent } : {}) };
+}
+
+/** The group of states a region place is, when it is one (a region with a country). */
+function stateGroupOf(place: Place): (typeof STATE_GROUPS)[number] | null {
+  return place.level === 'region' && place.country !== undefined ? stateGroup(place.name) : null;
+}
+
 /** ISO2 codes of a subregion's countries, by any of its names or adjectives; null when the name is none. */
 const subregionMemo = new Map<string, { name: string; members: Set<string> } | null>();
 
@@ -193,7 +227,7 @@ function inArea(area: Area, inner: Place): boolean {
 /** A demonym or short form ("American", "U.S.", "Swiss", "European") as the place it names. */
 function aliasPlace(name: string): Place | null {
   const key = norm(name);
-  const sub = subregionPlace(name);
+  const sub = subregionPlace(name) ?? stateGroupPlace(name);
   if (sub) return sub;
   for (const [code, names] of Object.entries(REGION_ALSO_KNOWN_AS)) if (names.some((n) => norm(n) === key)) return regionPlace(code);
   for (const [code, names] of Object.entries(ALSO_KNOWN_AS)) if (code in countries && names.some((n) => norm(n) === key)) return countryPlace(code);
@@ -312,7 +346,7 @@ export function knownPlace(name: string): Place | null {
   if (area) return area;
   const region = REGION_NAMES.get(key);
   if (region) return regionPlace(region);
-  const sub = subregionPlace(name);
+  const sub = subregionPlace(name) ?? stateGroupPlace(name);
   if (sub) return sub;
   const iso2 = key.length > 2 || /^(us|uk)$/.test(key) ? idx.countries.get(key) ?? (key === 'uk' ? 'GB' : undefined) : undefined;
   if (iso2) return countryPlace(iso2);
@@ -338,7 +372,7 @@ export function placeNames(place: Place): string[] {
     const listed = (countries as Record<string, { alias?: string[] }>)[place.country]?.alias ?? [];
     out.push(...listed, ...(ALSO_KNOWN_AS[place.country] ?? []));
   }
-  const sub = place.level === 'region' ? SUBREGIONS.find((r) => r.names[0] === place.name) : undefined;
+  const sub = place.level === 'region' ? SUBREGIONS.find((r) => r.names[0] === place.name) ?? stateGroupOf(place) ?? undefined : undefined;
   if (sub) out.push(...sub.names, ...sub.adjectives);
   else if (place.level === 'region' && place.continent) out.push(...(ALSO_KNOWN_AS[place.continent] ?? []), ...(REGION_ALSO_KNOWN_AS[place.continent] ?? []));
   if (place.level === 'city' && place.name === 'New York City') out.push('New York', 'NYC');
@@ -364,6 +398,8 @@ export function placesWithin(place: Place): string[] {
     return [...new Set(near.map((c) => c.name))].slice(0, 150);
   }
   if (place.level === 'country' && place.country) return State.getStatesOfCountry(place.country).map((s) => s.name).slice(0, 60);
+  const group = stateGroupOf(place);
+  if (group) return group.states.map((code) => statePlace(group.country, code).name);
   const sub = place.level === 'region' ? subregionMembers(place.name) : null;
   if (sub) return [...sub.members].map(countryName);
   if (place.level === 'region' && place.continent) {
@@ -381,6 +417,12 @@ const mainCountriesMemo = new Map<string, string[]>();
  */
 export function mainCountriesWithin(place: Place, n: number): string[] {
   if (place.level !== 'region') return [];
+  // A group of states ("the West Coast"): pages print its states, the ones with most listed places first.
+  const group = stateGroupOf(place);
+  if (group) {
+    return [...group.states].sort((a, b) => (gazetteer().citiesPerState.get(`${group.country}/${b}`) ?? 0) - (gazetteer().citiesPerState.get(`${group.country}/${a}`) ?? 0))
+      .slice(0, n).map((code) => statePlace(group.country, code).name);
+  }
   const sub = subregionMembers(place.name);
   const codes = sub ? [...sub.members] : place.continent ? Object.entries(countries).filter(([, c]) => (c as { continent: string }).continent === place.continent).map(([code]) => code) : [];
   const key = codes.join(',');
@@ -401,6 +443,7 @@ export function widerPlace(place: Place): Place | null {
     return place.state && states > 0 && place.country === 'US' ? statePlace(place.country, place.state) : countryPlace(place.country);
   }
   if (place.level === 'state' && place.country) return countryPlace(place.country);
+  if (stateGroupOf(place)) return countryPlace(place.country!);
   if (place.level === 'country' && place.continent) return regionPlace(place.continent);
   if (place.level === 'region' && place.continent && subregionMembers(place.name)) return regionPlace(place.continent);
   if (place.level === 'country' && place.country) {
@@ -415,6 +458,8 @@ export function placeContains(outer: Place, inner: Place): boolean {
   switch (outer.level) {
     case 'region': {
       if (inner.level === 'region' && inner.name === outer.name) return true;
+      const group = stateGroupOf(outer);
+      if (group) return (inner.level === 'state' || inner.level === 'city') && inner.country === group.country && inner.state !== undefined && group.states.includes(inner.state);
       const sub = subregionMembers(outer.name);
       if (sub) return inner.level !== 'region' && inner.country !== undefined && sub.members.has(inner.country);
       // A continent holds its subregions too ("South Asia" lies in Asia).
@@ -549,7 +594,7 @@ export function resolveLocation(text: string): Place[] {
 }
 
 /** Words after which a query names a place. */
-const PLACE_CUE = /\b(?:in|based in|from|located in|headquartered in|hq'?(?:e?d)?\s+in|near|around|out of)\s+((?:the\s+)?\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/giu;
+const PLACE_CUE = /\b(?:in|based in|from|located in|headquartered in|hq'?(?:e?d)?\s+in|near|around|out of|on(?=\s+the\s))\s+((?:the\s+)?\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/giu;
 const NOT_PLACE = /^(Q[1-4]|January|February|March|April|May|June|July|August|September|October|November|December|the|a|an|this|last|next|my|our)$/i;
 
 /** Nouns after which "in X" names a field: prizes, awards, degrees, chairs. */
@@ -579,6 +624,8 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
     // "the Nobel Prize in Physics", "a degree in Economics": a field after a prize or a degree, not a place.
     if (AFTER_FIELD_NOUN.test(query.slice(0, m.index))) continue;
     const words = m[1]!.replace(/^the\s+/i, '').split(/\s+/);
+    // "on the West Coast": "on" names a place only as a coast or a like region ("papers on the Higgs boson" do not).
+    const onlyRegion = /^on\s/i.test(m[0]);
     for (let n = Math.min(4, words.length); n >= 1; n--) {
       const candidate = words.slice(0, n).join(' ');
       if (n === 1 && NOT_PLACE.test(candidate)) break;
@@ -587,12 +634,14 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
       // A lower-case single word ("in education") is a topic, not a place, unless it is a country.
       if (n === 1 && !/^\p{Lu}/u.test(candidate) && !gazetteer().countries.has(norm(candidate))) continue;
       const known = knownPlace(candidate);
+      if (known && onlyRegion && !stateGroupOf(known)) continue;
       if (known) {
         const start = m.index;
         const end = m.index + m[0].indexOf(m[1]!) + m[1]!.indexOf(words[n - 1]!) + words[n - 1]!.length;
         return { place: known, start, end };
       }
     }
+    if (onlyRegion) continue;
     const named = m[1]!.replace(/^the\s+/i, '');
     const capitalised = /^(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)/u.exec(named);
     if (capitalised && !NOT_PLACE.test(capitalised[1]!) && !FIELD_NAME.test(capitalised[1]!) && !/^(Y Combinator|YC|Winter|Summer|Spring|Fall)\b/.test(capitalised[1]!)) {

@@ -3,7 +3,7 @@ import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } fro
 import { describeRange, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
-import { areaCore, bornPlaceBefore, findPlace, isArea, mainCountriesWithin, placeNames, regionsOutside, type Place } from '../../domain/places.js';
+import { areaCore, bornPlaceBefore, findPlace, isArea, knownPlace, mainCountriesWithin, placeNames, regionsOutside, type Place } from '../../domain/places.js';
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { isKnownTerm, splitTerms, synonymGroup } from '../../domain/synonyms.js';
@@ -48,6 +48,13 @@ const DROP = new Set([
   // "cited for the 2001 prize"): the event itself is what is checked.
   'led', 'lead', 'leading', 'resulted', 'contributed', 'cited', 'recognized', 'recognised', 'honored', 'honoured',
 ]);
+/**
+ * Words people use for companies in a query ("climate tech ventures", "teams hiring in Berlin") that are no kind
+ * noun on pages ("joined the team" says nothing of a page's kind): here they only name the kind, as "startups" does.
+ */
+const QUERY_COMPANY_NOUNS = ['venture', 'ventures', 'team', 'teams'];
+const QUERY_COMPANY_NOUN = new RegExp(`\\b(?:${QUERY_COMPANY_NOUNS.join('|')})\\b`, 'gi');
+
 /** Nouns that only name the kind; the extractor already guarantees the kind, so they are not checked. */
 const GENERIC_NOUNS = new Set(
   [
@@ -57,6 +64,7 @@ const GENERIC_NOUNS = new Set(
     'conference', 'exhibition', 'music video', 'app', 'tool', 'device', 'organization', 'organisation', 'organizations',
     'organisations', 'compani', 'startups', 'companies', 'businesses', 'firms', 'laureate', 'laureates',
     'winner', 'winners', 'prize winner', 'scholar', 'scholars', 'nobelist', 'org', 'orgs', 'article', 'articles',
+    ...QUERY_COMPANY_NOUNS,
   ].map((n) => tokens(n).map(stem).join(' ')),
 );
 
@@ -81,7 +89,7 @@ function singularWord(w: string): string {
 }
 
 /** Every word of the kind nouns ("winner" of "prize winner"), by inflection: "businesses" is "business". */
-const KIND_NOUN_STEMS = new Set(Object.values(TYPE_NOUNS).flat().flatMap((n) => lightStems(n)));
+const KIND_NOUN_STEMS = new Set([...Object.values(TYPE_NOUNS).flat(), ...QUERY_COMPANY_NOUNS].flatMap((n) => lightStems(n)));
 
 /**
  * The head phrase with its kind noun in the singular ("AI startups" → "AI startup"): the noun the kind was read
@@ -102,7 +110,12 @@ function capitalise(s: string): string {
 }
 
 function cut(text: string, start: number, end: number): string {
-  return `${text.slice(0, start)} ${text.slice(end)}`.replace(/\s+/g, ' ').trim();
+  return tidy(`${text.slice(0, start)} ${text.slice(end)}`);
+}
+
+/** Brackets a cut emptied ("B2B firms (50 to 500 employees)" once the size is read) go with what they held. */
+function tidy(text: string): string {
+  return text.replace(/\(\s*\)|\[\s*\]/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** Term groups of a clause: known phrases kept whole, stopwords dropped, synonyms attached. */
@@ -168,9 +181,14 @@ export interface ParsedQuery {
   topicPhrase: string | null;
   /** "makes", "sells": the verb of the topic when the query said what they make or sell; null for "works on". */
   topicVerb?: string | null;
+  /** What the query rules out ("fintech" of "excluding fintech"), as it phrased it; null when nothing. */
+  excluded?: string | null;
   /** For the user: period-like words that were left out (one `status` event each). */
   notes: string[];
 }
+
+/** Words that rule something out, and what they rule out (up to the next clause). */
+const EXCLUSION = /\b(?:excluding|except(?:\s+for)?|other\s+than|but\s+not|apart\s+from|aside\s+from|not\s+including)\s+(.+?)(?=\s+(?:that|which|who|with|founded|based|located|headquartered|in)\b|,|$)/i;
 
 /** Splits a query into kind, head phrase, place, event clause and period. */
 export function parseQuery(query: string, now: Date): ParsedQuery {
@@ -178,7 +196,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   text = text.replace(/^(please\s+)?(find|list|show(\s+me)?|give\s+me|search\s+for|look(ing)?\s+for|who\s+are|which\s+are|what\s+are)\s+/i, '');
   // Typed constraints first: "founded in the Winter 2012 batch" must not be read as a period.
   const typed = readConstraints(text);
-  text = typed.rest;
+  text = tidy(typed.rest);
   // The period and any period-like words no rule reads leave the text, so no criterion half-quotes them.
   const reading = readPeriod(text, now);
   const period = reading.period;
@@ -198,6 +216,18 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     if (birth && !birth.outside && birth.start === 0) {
       birthPlace = birth.place;
       text = cut(text, bornCue.index, bornCue.index + bornCue[0].length + birth.end);
+    }
+  }
+  // "excluding fintech", "except crypto", "other than healthcare": what the query rules out is a filter of its own;
+  // a place ruled out ("excluding the US") is "outside" it.
+  let excluded: string | null = null;
+  const exclusion = EXCLUSION.exec(text);
+  if (exclusion) {
+    const phrase = exclusion[1]!.replace(/^(?:the\s+)?(?:ones|those)\s+(?:in|from|based in)\s+/i, '').trim();
+    if (knownPlace(phrase.replace(/^the\s+/i, ''))) text = `${text.slice(0, exclusion.index)} outside ${phrase}${text.slice(exclusion.index + exclusion[0].length)}`.trim();
+    else {
+      excluded = phrase;
+      text = cut(text, exclusion.index, exclusion.index + exclusion[0].length);
     }
   }
   const found = findPlace(text);
@@ -258,6 +288,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     typed,
     topicPhrase,
     topicVerb,
+    excluded,
     notes: reading.unclear.map(unclearPeriodMessage),
   };
 }
@@ -266,6 +297,8 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
 function theFor(place: Place): string {
   // "the Bay Area", "the Boston area"; "Greater London" has none.
   if (isArea(place)) return /^greater\b/i.test(place.name) ? '' : 'the ';
+  // A part of a country ("the West Coast", "the Midwest") takes the article; "New England" does not.
+  if (place.level === 'region' && place.country) return /^New\b/.test(place.name) ? '' : 'the ';
   if (place.level === 'region') return /^(?:Middle East|Caribbean)/.test(place.name) ? 'the ' : '';
   return place.level === 'country' && /^(United|Netherlands|Philippines)/.test(place.name) ? 'the ' : '';
 }
@@ -297,7 +330,9 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   const asOf = now.toISOString();
   const filters: FunnelFilter[] = [];
   const kind = KIND_LABEL[parsed.entityType];
-  const headPhrase = singularHead(parsed.head.replace(PRAISE_WORDS, '').trim(), parsed.noun) || kind;
+  const head = singularHead(parsed.head.replace(PRAISE_WORDS, '').trim(), parsed.noun);
+  // "teams hiring in Berlin": a word people use for companies, alone, is the kind itself.
+  const headPhrase = head.replace(QUERY_COMPANY_NOUN, '').trim() === '' ? kind : head;
   const isA = parsed.entityType === 'news' ? 'Is' : `Is ${article(headPhrase)}`;
   const isAlower = parsed.entityType === 'news' ? 'is' : `is ${article(headPhrase)}`;
   const typeGroups = alternativeGroups(parsed.qualifierAlternatives);
@@ -323,8 +358,10 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     );
   } else if (parsed.place) {
     const the = theFor(parsed.place);
+    // A coast is one a company is "on", as people say it.
+    const on = /\b(?:Coast|Seaboard)$/.test(parsed.place.name);
     filters.push(
-      filter(filters.length + 1, `Based in ${the}${parsed.place.name}`, `The ${kind} is based in or located in ${the}${parsed.place.name}.`, {
+      filter(filters.length + 1, `Based ${on ? 'on' : 'in'} ${the}${parsed.place.name}`, `The ${kind} is based ${on ? 'on' : 'in or located in'} ${the}${parsed.place.name}.`, {
         kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0,
       }),
     );
@@ -335,6 +372,13 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
         kind: 'location', place: parsed.birthPlace, names: placeNames(parsed.birthPlace), steps: 0, relation: 'birth',
       }),
     );
+  }
+  if (parsed.excluded) {
+    // Kind nouns are no sector to rule out ("excluding fintech companies" rules out fintech).
+    const groups = groupsOf(tokens(parsed.excluded)).filter((g) => !g.every((t) => GENERIC_NOUNS.has(tokens(t).map(stem).join(' '))));
+    if (groups.length > 0) {
+      filters.push(filter(filters.length + 1, `Not in ${parsed.excluded}`, `The ${kind} is not in ${parsed.excluded}.`, { kind: 'exclude', terms: groups, steps: 0 }));
+    }
   }
   const { typed } = parsed;
   for (const form of typed.forms) {
@@ -393,7 +437,8 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   // Where it is based; a birth place ("born in Japan") is searched as the words pages print.
   const loc = specs.find((s) => s.kind === 'location' && s.relation !== 'birth');
   const event = specs.find((s) => s.kind === 'event');
-  const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '').replace(TOPIC_VERB_TITLE, '') ?? '';
+  // "climate tech venture", "team": a word people use for companies in a query is searched as the kind's own word.
+  const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '').replace(TOPIC_VERB_TITLE, '').replace(QUERY_COMPANY_NOUN, 'company') ?? '';
   // A place to exclude ("outside the United States") is no word to search for: it finds exactly the excluded.
   const born = specs.find((s) => s.kind === 'location' && s.relation === 'birth');
   const place = [

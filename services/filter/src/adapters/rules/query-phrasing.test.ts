@@ -105,6 +105,73 @@ describe('places said before the noun', () => {
   });
 });
 
+describe('parts of a country that are no state of it', () => {
+  it('"on the West Coast" is the Pacific states: a company in Portland, OR passes, one in Boston fails', async () => {
+    const p = await plan('healthcare companies on the West Coast');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a healthcare company', 'Based on the West Coast']);
+    const portland = bareProfile('companies.example', 'Carewell', [fact('Industry', 'Healthcare'), fact('Location', 'Portland, OR, USA')]);
+    const boston = bareProfile('companies.example', 'Mendwise', [fact('Industry', 'Healthcare'), fact('Location', 'Boston, MA, USA')]);
+    expect(await planOutcomes(p, portland)).toEqual(['yes', 'yes']);
+    expect(await planOutcomes(p, boston)).toEqual(['yes', 'no']);
+  });
+
+  it('"East Coast companies" and "startups in the Midwest" read the place before or after the noun', async () => {
+    const east = await plan('East Coast companies');
+    expect(east.filters.map((f) => f.title)).toEqual(['Is a company', 'Based on the East Coast']);
+    const atlanta = bareProfile('companies.example', 'Peachline', [fact('Headquarters', 'Atlanta, GA, USA')]);
+    const austin = bareProfile('companies.example', 'Lonestar Labs', [fact('Headquarters', 'Austin, TX, USA')]);
+    expect(await planOutcomes(east, atlanta)).toEqual(['yes', 'yes']);
+    expect(await planOutcomes(east, austin)).toEqual(['yes', 'no']);
+    const midwest = await plan('startups in the Midwest');
+    expect(midwest.filters.map((f) => f.title)).toContain('Based in the Midwest');
+    const chicago = bareProfile('companies.example', 'Loopward', [fact('Location', 'Chicago, Illinois, United States')]);
+    expect(await planOutcomes(midwest, chicago)).toEqual(['yes', 'yes']);
+  });
+
+  it('"on the" names no place otherwise ("papers on the Higgs boson")', async () => {
+    const p = await plan('papers on the Higgs boson');
+    expect(p.filters.some((f) => f.spec.kind === 'location')).toBe(false);
+  });
+});
+
+describe('what a query rules out', () => {
+  it('"B2B software companies excluding fintech" keeps a SaaS company, drops a payments one, and leaves a row-only mention unclear', async () => {
+    const p = await plan('B2B software companies excluding fintech');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a B2B software company', 'Not in fintech']);
+    expect(p.queries.join(' ')).not.toMatch(/fintech|financial/i);
+    const saas = bareProfile('companies.example', 'Shipwise', [fact('Industry', 'B2B'), fact('Tags', 'SaaS, Logistics')]);
+    const payments = bareProfile('companies.example', 'Paylane', [fact('Industry', 'B2B'), fact('Tags', 'SaaS, Payments')]);
+    expect(await planOutcomes(p, saas)).toEqual(['yes', 'yes']);
+    expect(await planOutcomes(p, payments)).toEqual(['yes', 'no']);
+  });
+
+  it('a place ruled out is "outside" it ("startups excluding the US")', async () => {
+    const p = await plan('startups excluding the US');
+    expect(p.filters.map((f) => f.title)).toContain('Based outside the United States');
+    expect(p.filters.some((f) => f.spec.kind === 'exclude')).toBe(false);
+  });
+});
+
+describe('words people use for companies in a query', () => {
+  it('"climate tech ventures" and "teams hiring in Berlin" ask for companies; "ventures" and "teams" are no topic words', async () => {
+    const climate = await plan('climate tech ventures');
+    expect(climate.entityType).toBe('company');
+    expect(JSON.stringify(climate.filters[0]!.spec.groups)).not.toMatch(/ventur/);
+    expect(climate.queries.join(' ')).not.toMatch(/ventur/);
+    const solar = bareProfile('companies.example', 'Sunrow', [fact('Industry', 'Climate'), fact('Tags', 'Solar Power')]);
+    expect(await planOutcomes(climate, solar)).toEqual(['yes']);
+    const teams = await plan('teams hiring in Berlin');
+    expect(teams.filters.map((f) => f.title)).toEqual(['Is a company', 'Based in Berlin', 'Is hiring']);
+    expect(teams.queries.join(' ')).not.toMatch(/\bteam/);
+  });
+
+  it('brackets the size was read from leave nothing behind ("B2B firms (50 to 500 employees)")', async () => {
+    const p = await plan('mid-sized B2B firms (50 to 500 employees)');
+    expect(p.filters.map((f) => f.title).join(' | ')).not.toContain('(');
+    expect(p.queries.join(' ')).not.toContain('(');
+  });
+});
+
 describe('topic labels pages use', () => {
   it.each(['Keywords', 'Research area', 'Expertise', 'About', 'Known for'])('a "%s" fact states the topic, and a different one rules it out', async (label) => {
     const p = await plan('researchers working on neutrinos');

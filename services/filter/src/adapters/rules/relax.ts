@@ -102,7 +102,9 @@ function loosen(spec: FilterSpec, now: Date): Step | null {
     case 'hiring':
     case 'cohort':
     case 'remote':
-      // A form, a headcount bound, hiring, a batch or remote work has no looser version that still answers the query.
+    case 'exclude':
+      // A form, a headcount bound, hiring, a batch or remote work has no looser version that still answers the query;
+      // nor has an exclusion (a broader one would rule out more, not less).
       return null;
   }
 }

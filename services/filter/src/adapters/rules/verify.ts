@@ -290,6 +290,23 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
   return subSector ? pass(filter, used, 'inferred', ' (inferred: a sub-sector of the one asked for)') : pass(filter, used, 'stated');
 }
 
+/**
+ * "Excluding fintech": ruled out when its sector facts (or, with none, a passage about it) name the excluded
+ * sector or one of its sub-sectors; kept only when its own page states its sectors and none is excluded, since
+ * a listing's row shows some columns, not all. Anything else is unclear.
+ */
+function verifyExcluded(filter: FunnelFilter, groups: string[][], candidate: Candidate, evidence: Evidence[]): Verdict {
+  const topicFacts = evidence.filter((e) => e.fact && TOPIC_LABEL.test(e.fact.label));
+  // Each group is ruled out on its own: "excluding fintech and crypto" drops either.
+  for (const group of groups) {
+    const named = topicFacts.length > 0 ? coverSectors(topicFacts, [[...group, ...narrowerTerms(group)]]) : coverGroups(evidence.filter((e) => e.named), [group]);
+    if (named) return fail(filter, candidate, `its pages describe it as ${group[0]}.`, named);
+  }
+  const own = topicFacts.filter((e) => e.ownFact);
+  if (own.length === 0) return unclear(filter, candidate, 'no page of its own states its sector.');
+  return pass(filter, own.slice(0, 3), 'inferred', ` (inferred: its stated sectors name no ${groups.map((g) => g[0]).join(' or ')})`);
+}
+
 // ── place ───────────────────────────────────────────────────────────────────────────────────────
 
 const BASED_KINDS: ReadonlySet<Candidate['entityType']> = new Set(['company', 'professional', 'researcher', 'clinician', 'lawyer', 'freelancer']);
@@ -820,6 +837,8 @@ export function verifyCandidate(plan: ResearchPlan, filter: FunnelFilter, candid
     }
     case 'terms':
       return verifyTopic(filter, spec.groups, candidate, evidence);
+    case 'exclude':
+      return verifyExcluded(filter, spec.terms, candidate, evidence);
     case 'location':
       return verifyLocation(filter, spec, candidate, evidence);
     case 'form':
