@@ -7,7 +7,7 @@ import { DateRange } from './research.js';
  * opaque JSON object (over gRPC a `google.protobuf.Struct`); every reasoner reads it through
  * `readFilterSpec`, so a spec that lost its shape on the way is a typed answer, never a crash. Kinds:
  * - `type`: every term group (sector, specialty, the kind's noun) occurs.
- * - `location`: one of the place names (or places inside it) occurs; `outside` inverts it; `relation`
+ * - `location`: one of the place names (or places inside it) occurs, or one of its `alternatives`; `outside` inverts it; `relation`
  *   'birth' asks where a person was born instead of where the entity is based (the default).
  * - `event`: every term group occurs in one sentence, and when a date range is attached, a date in that
  *   sentence (or the page's date when the sentence states none) lies in the range.
@@ -44,6 +44,8 @@ export const TypeSpec = z.object({ kind: z.literal('type'), entityType: EntityTy
 export const LocationSpec = z.object({
   kind: z.literal('location'), place: PlaceSpec, names: z.array(z.string()), steps: Steps, outside: z.boolean().optional(),
   relation: z.enum(['based', 'birth']).optional(),
+  /** Other places any of which will do ("in Los Angeles or Chicago"), each checked as `place` is. */
+  alternatives: z.array(PlaceSpec).optional(),
 });
 export const EventSpec = z.object({
   kind: z.literal('event'), groups: TermGroups, dateRange: DateRange.nullable(), steps: Steps, asOf: z.string().optional(),

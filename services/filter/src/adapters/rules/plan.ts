@@ -169,6 +169,8 @@ export interface ParsedQuery {
   /** The qualifiers as criteria: each entry's terms are alternatives ("fintech or insurance"). */
   qualifierAlternatives: string[][];
   place: Place | null;
+  /** Other places any of which will do ("in Los Angeles or Chicago"). */
+  placeAlternatives?: Place[];
   /** The query asks for entities outside the place ("outside the United States"). */
   outside: boolean;
   /** Where a person was born ("born in Japan"), checked apart from where they are based. */
@@ -186,6 +188,9 @@ export interface ParsedQuery {
   /** For the user: period-like words that were left out (one `status` event each). */
   notes: string[];
 }
+
+/** The next place of a list after the first ("… or Chicago", ", Austin and Denver"): capitalised words. */
+const PLACE_LIST_NEXT = /^\s*(?:,\s*(?:(?:or|and)\s+)?|\s+(?:or|and|&)\s+)(?:the\s+)?(\p{Lu}[\p{L}.-]*(?:\s+\p{Lu}[\p{L}.-]*){0,3})/u;
 
 /** Words that rule something out, and what they rule out (up to the next clause). */
 const EXCLUSION = /\b(?:excluding|except(?:\s+for)?|other\s+than|but\s+not|apart\s+from|aside\s+from|not\s+including)\s+(.+?)(?=\s+(?:that|which|who|with|founded|based|located|headquartered|in)\b|,|$)/i;
@@ -231,6 +236,20 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     }
   }
   const found = findPlace(text);
+  // "in Los Angeles or Chicago", "in Boston, Austin and Denver": more places after the first, any of which will do.
+  const alternatives: Place[] = [];
+  if (found && !found.outside) {
+    let end = found.end;
+    for (let m = PLACE_LIST_NEXT.exec(text.slice(end)); m; m = PLACE_LIST_NEXT.exec(text.slice(end))) {
+      const words = m[1]!.split(/\s+/);
+      let n = words.length;
+      while (n > 0 && !knownPlace(words.slice(0, n).join(' '))) n--;
+      if (n === 0) break;
+      alternatives.push(knownPlace(words.slice(0, n).join(' '))!);
+      end += m[0].length - m[1]!.length + words.slice(0, n).join(' ').length;
+    }
+    found.end = end;
+  }
   if (found) text = cut(text, found.start, found.end);
   // "researchers at US institutions": once the place is cut, "at institutions" asks for no more than an affiliation.
   // So does "affiliated with Japanese universities" once "Japanese" is read as the place.
@@ -281,6 +300,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     // "biotech, medtech or healthcare": the commas of a list ending in "or" are more "or"s.
     qualifierAlternatives: termAlternatives(tokens(head.replace(/,\s*(?=[^,]*\bor\b)/gi, ' or ')), isQualifier),
     place: found?.place ?? null,
+    placeAlternatives: alternatives,
     outside: found?.outside === true,
     birthPlace,
     event: eventTerms.length > 0 ? words.slice(eventAt).join(' ').replace(/^(that|which|who|whose)\s+(have\s+|has\s+|had\s+)?/i, '') : null,
@@ -360,9 +380,12 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     const the = theFor(parsed.place);
     // A coast is one a company is "on", as people say it.
     const on = /\b(?:Coast|Seaboard)$/.test(parsed.place.name);
+    const others = parsed.placeAlternatives ?? [];
+    const where = [parsed.place, ...others].map((p, i) => `${i > 0 ? theFor(p) : the}${p.name}`);
+    const named = where.length > 1 ? `${where.slice(0, -1).join(', ')} or ${where.at(-1)}` : where[0]!;
     filters.push(
-      filter(filters.length + 1, `Based ${on ? 'on' : 'in'} ${the}${parsed.place.name}`, `The ${kind} is based ${on ? 'on' : 'in or located in'} ${the}${parsed.place.name}.`, {
-        kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0,
+      filter(filters.length + 1, `Based ${on ? 'on' : 'in'} ${named}`, `The ${kind} is based ${on ? 'on' : 'in or located in'} ${named}.`, {
+        kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0, ...(others.length > 0 ? { alternatives: others } : {}),
       }),
     );
   }
@@ -451,8 +474,11 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   const noun = type?.kind === 'type' ? KIND_LABEL[type.entityType] : '';
   // Pages name a metropolitan area by its towns ("Palo Alto, CA"): its core city is searched for too.
   const core = loc?.kind === 'location' && !loc.outside ? areaCore(loc.place) : null;
+  // "in Los Angeles or Chicago": each other place gets its phrasing right after the first, so early rounds see both.
+  const alternatives = loc?.kind === 'location' && !loc.outside ? (loc.alternatives ?? []).map((p) => [typeTitle, p.name]) : [];
   const pool = [
     [typeTitle, place, eventGroups.map((g) => g[0]).join(' ')],
+    ...alternatives,
     ...(core ? [[typeTitle, core], [altType, noun, core]] : []),
     [place, typeTitle, eventGroups.map((g) => g[1] ?? g[0]).join(' '), year],
     [typeTitle, place],

@@ -134,6 +134,26 @@ describe('parts of a country that are no state of it', () => {
   });
 });
 
+describe('several places, any of which will do', () => {
+  it('"companies in Los Angeles or Chicago" passes a company in either city and fails one in Boston; both cities are searched', async () => {
+    const p = await plan('companies in Los Angeles or Chicago');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a company', 'Based in Los Angeles or Chicago']);
+    expect(p.queries.some((q) => q.includes('Los Angeles'))).toBe(true);
+    expect(p.queries.some((q) => q.includes('Chicago'))).toBe(true);
+    const la = bareProfile('companies.example', 'Sunset Labs', [fact('Location', 'Los Angeles, CA, USA')]);
+    const chicago = bareProfile('companies.example', 'Loopward', [fact('Location', 'Chicago, IL, USA')]);
+    const boston = bareProfile('companies.example', 'Harborly', [fact('Location', 'Boston, MA, USA')]);
+    expect(await planOutcomes(p, la)).toEqual(['yes', 'yes']);
+    expect(await planOutcomes(p, chicago)).toEqual(['yes', 'yes']);
+    expect(await planOutcomes(p, boston)).toEqual(['yes', 'no']);
+  });
+
+  it('"and" before a word that is no place ends the list ("companies in New York and hiring")', async () => {
+    const p = await plan('companies in New York and hiring');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a company', 'Based in New York City', 'Is hiring']);
+  });
+});
+
 describe('what a query rules out', () => {
   it('"B2B software companies excluding fintech" keeps a SaaS company, drops a payments one, and leaves a row-only mention unclear', async () => {
     const p = await plan('B2B software companies excluding fintech');

@@ -61,6 +61,8 @@ function loosen(spec: FilterSpec, now: Date): Step | null {
       // "Outside the United States" has no looser version: widening its place would make it narrower, and
       // dropping "outside" would turn it into its opposite.
       if (spec.outside) return null;
+      // "In Los Angeles or Chicago" names its places; a place wide enough for all of them is another question.
+      if (spec.alternatives && spec.alternatives.length > 0) return null;
       const wider = widerPlace(spec.place);
       if (!wider) return null;
       const birth = spec.relation === 'birth';

@@ -28,7 +28,7 @@ export function screenHits(plan: ResearchPlan, hits: readonly SearchHit[]): Scre
     if (!spec) continue;
     // A place to exclude is nothing an excerpt should show.
     if (spec.kind === 'location') {
-      if (!spec.outside) groups.push([...spec.names, ...placeNames(spec.place), ...placesWithin(spec.place)]);
+      if (!spec.outside) groups.push([...spec.names, ...[spec.place, ...(spec.alternatives ?? [])].flatMap((p) => [...placeNames(p), ...placesWithin(p)])]);
     }
     else if ('groups' in spec) groups.push(...spec.groups);
     else if (spec.kind === 'form' && (FORM_WORDS[spec.form] ?? []).length > 0) groups.push(FORM_WORDS[spec.form]!);

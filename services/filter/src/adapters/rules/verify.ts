@@ -344,6 +344,11 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   const target: Place = spec.place;
   const names = [...new Set([...spec.names, ...placeNames(target)])];
   if (spec.relation === 'birth') return verifyBirthplace(filter, target, names, candidate, evidence);
+  // "In Los Angeles or Chicago": any of the places will do; unclear for one is unclear for all unless another passes.
+  if (spec.alternatives && spec.alternatives.length > 0 && !spec.outside) {
+    const verdicts = [target, ...spec.alternatives].map((p) => verifyLocation(filter, { ...spec, place: p, names: placeNames(p), alternatives: [] }, candidate, evidence));
+    return verdicts.find((v) => v.outcome === 'yes') ?? verdicts.find((v) => v.outcome === 'unclear') ?? verdicts[0]!;
+  }
   const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label) && !NOT_WHERE_BASED.test(e.fact.label));
   if (spec.outside) return verifyOutside(filter, target, candidate, locationFacts, evidence);
   for (const e of locationFacts) {
