@@ -166,7 +166,7 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   // ("atoms" for "atomic", "catalysis" for "catalytic"), a singular kind word; researchers by gender and
   // field, a birth decade, where born, one institution or another, the prize year.
   paper('x80', 'dev', 'studies about atoms', (f) => bool(titleHas(f, /atom/))),
-  paper('x81', 'dev', 'publications on magnetic resonance', (f) => bool(titleHas(f, /resonan/))),
+  paper('x81', 'dev', 'publications with resonance in the title', (f) => bool(titleHas(f, /resonan/))),
   paper('x82', 'dev', 'academic papers on lasers', (f) => bool(titleHas(f, /laser/))),
   paper('x83', 'dev', 'peer-reviewed chemistry articles published after 1985', (f) => bool(f.field === 'Chemistry' && f.pubYear > 1985)),
   paper('x84', 'dev', 'a physics paper from the 1980s', (f) => bool(f.field === 'Physics' && f.pubYear >= 1980 && f.pubYear <= 1989)),

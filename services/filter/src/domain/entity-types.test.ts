@@ -24,6 +24,11 @@ describe('the entity kind a query asks for', () => {
   it('the head noun wins over a later kind word ("CTOs of fintech companies" are people)', () => {
     expect(detectEntityType('CTOs of fintech companies in London').type).toBe('professional');
   });
+  it('in a compound the last kind noun is the head ("academic publications" are papers, "startup founders" people)', () => {
+    expect(detectEntityType('academic publications about lasers').type).toBe('paper');
+    expect(detectEntityType('startup founders in Berlin').type).toBe('professional');
+    expect(detectEntityType('scholarly works on proteins').type).toBe('paper');
+  });
   it('falls back to company when the query names no kind', () => {
     expect(detectEntityType('who is hiring in Berlin').type).toBe('company');
   });

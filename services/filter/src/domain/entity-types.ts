@@ -88,11 +88,33 @@ export function typeCues(text: string): TypeCue[] {
   return cues.sort((a, b) => a.at - b.at || lightStems(b.noun).length - lightStems(a.noun).length || PRIORITY.indexOf(a.type) - PRIORITY.indexOf(b.type));
 }
 
+/** Scholarly writing named by a word that is no kind noun of its own ("scholarly works", "academic articles"). */
+const SCHOLARLY_WORK = /\b(?:scholarly|academic|scientific|peer[- ]reviewed|refereed)\s+(works|articles?|writings)\b/i;
+
+/**
+ * The earliest cue, unless the next word is another kind's cue: then that one, the head of the compound
+ * ("academic publications", "company founders"), and so on along the compound.
+ */
+function headOfCompound(cues: readonly TypeCue[]): TypeCue | undefined {
+  let head = cues[0];
+  while (head) {
+    const end = head.at + lightStems(head.noun).length;
+    const next = cues.find((c) => c.at === end && c.type !== head!.type);
+    if (!next) break;
+    head = next;
+  }
+  return head;
+}
+
 /** The entity kind a query asks for: its earliest cue; company when it names none. */
 export function detectEntityType(query: string): { type: EntityType; noun: string | null } {
+  // "scholarly works on proteins", "academic articles": scholarly writing is a paper, though "works" names no kind.
+  const scholarly = SCHOLARLY_WORK.exec(query);
+  if (scholarly) return { type: 'paper', noun: scholarly[1]!.toLowerCase() };
   const cues = typeCues(query);
   // "news about …" and "papers on …" name the kind even when a company noun comes later.
-  const first = cues[0];
+  // In a compound the last noun is the head: "academic publications" are papers, "startup founders" people.
+  const first = headOfCompound(cues);
   // "physics articles", "research articles on graphene": an article in a field of science is a paper; no
   // kind noun of its own, since "news articles" are news.
   if (!first && /\barticles?\b/i.test(query) && (RESEARCH_CONTEXT.test(query) || SCIENCE_FIELD.test(query))) {

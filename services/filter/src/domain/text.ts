@@ -71,24 +71,71 @@ export function contentWords(text: string): string[] {
   return tokens(text).filter((t) => !STOPWORDS.has(t));
 }
 
+/** How a stemmed word of a phrase is compared with a stemmed word of the text. */
+export type SameWord = (phraseStem: string, textStem: string) => boolean;
+
+const identical: SameWord = (a, b) => a === b;
+
+/**
+ * One word family, by Porter stem: equal stems, or a phrase stem of seven letters or more that begins the text's
+ * longer stem. Porter folds inflection and some derivation ("magnetism" and "magnetic" are both "magnet") but not
+ * agent nouns or compounds: "superconductivity" ("superconduct") meets "superconductors" ("superconductor"),
+ * "proteins" meets "proteinase". A phrase stem's agent ending "-or" is dropped first, so "superconductors" meets
+ * "superconductivity" too. Shorter stems stay exact ("public" is no "publicly", "magnet" no "magnetron").
+ */
+export const sameWordFamily: SameWord = (phraseStem, textStem) => {
+  if (phraseStem === textStem) return true;
+  const root = phraseStem.length >= 9 && phraseStem.endsWith('or') ? phraseStem.slice(0, -2) : phraseStem;
+  return root.length >= 7 && textStem.startsWith(root);
+};
+
 /**
  * True when the stemmed token sequence of `phrase` occurs contiguously in `haystackStems`.
  * Phrase matching on tokens, so "AI" never matches inside "said".
  */
-export function containsPhrase(haystackStems: readonly string[], phrase: string, stemmer: (word: string) => string = stem): boolean {
+export function containsPhrase(haystackStems: readonly string[], phrase: string, stemmer: (word: string) => string = stem, same: SameWord = identical): boolean {
   const needle = tokens(phrase).map(stemmer);
   if (needle.length === 0) return false;
   outer: for (let i = 0; i + needle.length <= haystackStems.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (haystackStems[i + j] !== needle[j]) continue outer;
+    for (let j = 0; j < needle.length; j++) if (!same(needle[j]!, haystackStems[i + j]!)) continue outer;
     return true;
   }
   return false;
 }
 
 /** True when any synonym of the group occurs in the stems. */
-export function matchesGroup(haystackStems: readonly string[], group: readonly string[], stemmer: (word: string) => string = stem): string | null {
-  for (const phrase of group) if (containsPhrase(haystackStems, phrase, stemmer)) return phrase;
+export function matchesGroup(haystackStems: readonly string[], group: readonly string[], stemmer: (word: string) => string = stem, same: SameWord = identical): string | null {
+  for (const phrase of group) if (containsPhrase(haystackStems, phrase, stemmer, same)) return phrase;
   return null;
+}
+
+/**
+ * English derivational endings that turn a topic noun into the adjective titles print ("magnetism" →
+ * "magnetic", "catalysis" → "catalytic", "spectroscopy" → "spectroscopic"): a search engine matches words, and
+ * one that folds only inflection never finds "Magnetic properties of …" for "magnetism". Only endings whose
+ * adjective is regular; first match wins.
+ */
+const DERIVED_ADJECTIVE: readonly [RegExp, string[]][] = [
+  // "catalysis": "catalytic", and the agent titles name ("catalysts").
+  [/ysis$/, ['ytic', 'yst']],
+  [/icity$/, ['ic']],
+  [/ability$/, ['able']],
+  [/ibility$/, ['ible']],
+  [/graphy$/, ['graphic']],
+  [/scopy$/, ['scopic']],
+  [/metry$/, ['metric']],
+  [/ology$/, ['ological']],
+  [/escence$/, ['escent']],
+  [/ism$/, ['ic']],
+  [/ics$/, ['ic']],
+];
+
+/** The adjective a topic noun is printed as in titles, when its ending is a regular one; else none. */
+export function derivedForms(word: string): string[] {
+  const w = word.toLowerCase();
+  if (w.length < 7 || !/^[a-z]+$/.test(w)) return [];
+  for (const [ending, replacements] of DERIVED_ADJECTIVE) if (ending.test(w)) return replacements.map((r) => w.replace(ending, r));
+  return [];
 }
 
 const ABBREVIATIONS = new Set(['dr', 'prof', 'mr', 'mrs', 'ms', 'st', 'inc', 'ltd', 'co', 'corp', 'vs', 'no', 'jr', 'sr', 'e.g', 'i.e', 'approx']);

@@ -7,7 +7,7 @@ import { areaCore, bornPlaceBefore, findPlace, isArea, knownPlace, mainCountries
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { isKnownTerm, splitTerms, synonymGroup } from '../../domain/synonyms.js';
-import { lightStem, lightStems, stem, tokens } from '../../domain/text.js';
+import { derivedForms, lightStem, lightStems, stem, tokens } from '../../domain/text.js';
 
 /**
  * Praise no page prints as a fact ("seminal papers", "promising startups", "top fintech companies"): neither
@@ -68,6 +68,14 @@ const GENERIC_NOUNS = new Set(
   ].map((n) => tokens(n).map(stem).join(' ')),
 );
 
+/**
+ * Words that say a paper is scholarly ("scientific", "academic", "peer-reviewed", "research", "journal"): every
+ * paper is, and no page prints them as a topic, so for papers they are no criterion.
+ */
+const SCHOLARLY_REGISTER: ReadonlySet<string> = new Set(['scientific', 'scholarly', 'academic', 'research', 'peer', 'reviewed', 'refereed', 'journal']);
+
+const REGISTER_WORDS = /(?<![\w-])(?:scientific|scholarly|academic|research|peer[- ]reviewed|refereed|journal)(?![\w-])\s*/gi;
+
 const KIND_LABEL: Record<EntityType, string> = {
   company: 'company', professional: 'professional', researcher: 'researcher', product: 'product',
   clinician: 'clinician', lawyer: 'lawyer', book: 'book', paper: 'paper', music_video: 'music video',
@@ -99,7 +107,7 @@ function singularHead(head: string, noun: string | null): string {
   const words = head.split(' ');
   const nounStem = noun ? lightStems(noun).at(-1) : undefined;
   const isKindNoun = (w: string) => /s$/i.test(w) && KIND_NOUN_STEMS.has(lightStem(tokens(w)[0] ?? ''));
-  const byNoun = nounStem ? words.findIndex((w) => isKindNoun(w) && lightStem(tokens(w)[0] ?? '') === nounStem) : -1;
+  const byNoun = nounStem ? words.findIndex((w) => /s$/i.test(w) && lightStem(tokens(w)[0] ?? '') === nounStem) : -1;
   const at = byNoun >= 0 ? byNoun : words.findIndex(isKindNoun);
   if (at >= 0) words[at] = singularWord(words[at]!);
   return words.join(' ');
@@ -257,7 +265,8 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   // "working on education", "focused on climate", "in the payments space": the topic, said as people say it.
   let topicPhrase: string | null = null;
   let topicVerb: string | null = null;
-  const topic = /\b(?:(?:that|which|who)\s+)?(?:(?:are|is)\s+)?(?:work(?:s|ing)?|focus(?:es|ed|ing)?|specializ(?:e|es|ed|ing)|building|operat(?:e|es|ing))\s+(?:on|in)\s+(.+?)(?=\s+(?:that|which|who|and)\b|$)/i.exec(text)
+  // ("scholarly works on proteins" are writings, not a verb: the kind reads them.)
+  const topic = /(?<!\b(?:scholarly|academic|scientific|peer[- ]reviewed|refereed)\s+)\b(?:(?:that|which|who)\s+)?(?:(?:are|is)\s+)?(?:work(?:s|ing)?|focus(?:es|ed|ing)?|specializ(?:e|es|ed|ing)|building|operat(?:e|es|ing))\s+(?:on|in)\s+(.+?)(?=\s+(?:that|which|who|and)\b|$)/i.exec(text)
     ?? /\bin\s+the\s+(.+?)\s+(?:space|industry|sector|field|market)\b/i.exec(text)
     // "teams building developer tools", "startups making robots", "companies that sell software": what they make,
     // said after the noun (never at the start: "building materials companies" is a sector).
@@ -269,6 +278,10 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     if (made) topicVerb = THIRD_PERSON[topic[1]!.toLowerCase().replace(/(?:s|es|ing|e)$/, '')] ?? null;
     text = `${text.slice(0, topic.index)} ${topicPhrase} ${text.slice(topic.index + topic[0].length)}`.replace(/\s+/g, ' ').trim();
   }
+  // "papers with resonance in the title", "whose title mentions lasers": a word of its title is a word it is about;
+  // no page calls its own title a "title".
+  text = text.replace(/\b(?:with|having|that have)\s+(?:the\s+(?:words?|terms?)\s+)?(.+?)\s+in\s+(?:the|their|its)\s+titles?\b/i, 'on $1')
+    .replace(/\b(?:whose|with)\s+titles?\s+(?:mentions?|contains?|includes?|says?)\s+(?:the\s+(?:words?|terms?)\s+)?(.+?)(?=\s+(?:that|which|and|published)\b|$)/i, 'on $1');
   // "papers published in the 1960s on superconductivity": what it is about, said after the publication, is its topic.
   text = text.replace(/\b(published|released|appeared)\s+(?:on|about|regarding|concerning)\s+(.+)$/i, 'on $2 $1');
   const kindCue = detectEntityType(text);
@@ -290,7 +303,10 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   // A sector said as a kind ("fintechs", "insurtech") stays the sector it names.
   // So is a paper's ("journal articles", "preprints").
   const kindNoun = kindCue.noun && (kindCue.type === 'paper' || (kindCue.type === 'company' && !isKnownTerm(kindCue.noun))) ? new Set(lightStems(kindCue.noun)) : null;
-  const isQualifier = (t: string) => !DROP.has(t) && t.length > 1 && !GENERIC_NOUNS.has(tokens(t).map(stem).join(' ')) && !(kindNoun && lightStems(t).every((w) => kindNoun.has(w)));
+  // "scientific papers", "peer-reviewed articles": what every paper is, no topic to check.
+  const register = kindCue.type === 'paper' ? SCHOLARLY_REGISTER : null;
+  const isQualifier = (t: string) => !DROP.has(t) && t.length > 1 && !GENERIC_NOUNS.has(tokens(t).map(stem).join(' ')) && !(kindNoun && lightStems(t).every((w) => kindNoun.has(w)))
+    && !(register && tokens(t).every((w) => register.has(w)));
   const qualifiers = headTerms.filter(isQualifier);
   return {
     entityType: kindCue.type,
@@ -350,12 +366,16 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   const asOf = now.toISOString();
   const filters: FunnelFilter[] = [];
   const kind = KIND_LABEL[parsed.entityType];
-  const head = singularHead(parsed.head.replace(PRAISE_WORDS, '').trim(), parsed.noun);
+  // A paper's title says what is checked: "peer-reviewed chemistry articles" is searched as "chemistry article".
+  const head = singularHead(parsed.head.replace(PRAISE_WORDS, '').replace(parsed.entityType === 'paper' ? REGISTER_WORDS : /$^/, '').trim(), parsed.noun);
   // "teams hiring in Berlin": a word people use for companies, alone, is the kind itself.
   const headPhrase = head.replace(QUERY_COMPANY_NOUN, '').trim() === '' ? kind : head;
   const isA = parsed.entityType === 'news' ? 'Is' : `Is ${article(headPhrase)}`;
   const isAlower = parsed.entityType === 'news' ? 'is' : `is ${article(headPhrase)}`;
-  const typeGroups = alternativeGroups(parsed.qualifierAlternatives);
+  // A paper's title prints the adjective of its topic ("Magnetic properties of …" for magnetism): the search and the
+  // match look for both.
+  const typeGroups = alternativeGroups(parsed.qualifierAlternatives)
+    .map((g) => (parsed.entityType === 'paper' ? [...new Set([...g, ...g.flatMap((t) => (synonymGroup(t).length === 1 ? derivedForms(t) : []))])] : g));
   // Compared as words, so "open-source developer tools" holds the qualifier "open source".
   const topicWords = parsed.topicPhrase !== null ? ` ${tokens(parsed.topicPhrase).join(' ')} ` : '';
   const onlyTopic = parsed.topicPhrase !== null && parsed.qualifiers.every((q) => topicWords.includes(` ${tokens(q).join(' ')} `));
