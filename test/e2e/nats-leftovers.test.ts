@@ -12,8 +12,9 @@ import type { Proc, RoleProc } from './distributed-harness.js';
  * Issue 22, item 6: per-run NATS consumers (the edge's event-stream followers) and stop-flag watchers
  * (the coordinator's, one per run it drives) are gone once their stream closes and their run ends. An
  * edge and a coordinator on a nats-server of their own (so no other suite's consumers are counted) run
- * 50 searches, each followed over SSE to its end; afterwards only the coordinators' one shared durable
- * work consumer remains.
+ * 20 searches, ten at a time, each followed over SSE to its end; afterwards only the shared durables
+ * remain (the coordinators' work consumer, the webhook queues'). Ten at once brings out a follower or
+ * watcher left behind by ends racing each other; more runs in turn would only repeat the same paths.
  */
 const SUITE = 'test/e2e/nats-leftovers.test.ts';
 const ADMIN = 'e2e-admin-token-0123456789abcdefghijkl';
