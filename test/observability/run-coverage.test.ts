@@ -41,13 +41,15 @@ async function traceOf(collector: Collector, edgeUrl: string, apiKey: string, ta
   expect(run.status).toBe('done');
   const runSpan = await waitUntil('the run span to be exported', async () =>
     collector.spans.find((s) => s.name === 'leadfinder.run' && s.attributes['leadfinder.run_id'] === runId), 20_000);
-  // Spans of other processes are exported on their own schedule (batch processor, 1 s): wait until the trace stops growing.
-  let count = -1;
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 1500));
-    const now = collector.spans.filter((s) => s.traceId === runSpan.traceId).length;
-    if (now === count) break;
-    count = now;
+  // Spans of other processes are exported on their own schedule (batch processor, 1 s): wait until the trace
+  // has not grown for 1.5 s, looking every 250 ms.
+  const inTrace = () => collector.spans.filter((s) => s.traceId === runSpan.traceId).length;
+  let count = inTrace();
+  let stableSince = Date.now();
+  while (Date.now() - stableSince < 1500) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = inTrace();
+    if (now !== count) [count, stableSince] = [now, Date.now()];
   }
   return { runId, target, rows: run.result?.table.length ?? 0, run: runSpan, spans: collector.spans.filter((s) => s.traceId === runSpan.traceId) };
 }
