@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Candidate, FetchedPage, ResearchPlan } from '@leadfinder/wire';
 import { bareProfile, fact, plan, planOutcomes, profilePage, reasoner, signal } from './fact-page-testing.js';
+import { queryPool } from './plan.js';
 
 /**
  * How people ask for papers and laureates, read as they mean it: a topic word in another form than the title
@@ -99,5 +100,22 @@ describe('a prize year said in a sentence dates the prize', () => {
     const mullis = roundup('Primer directed enzymatic amplification of DNA', 'This chemistry article, first published in 1988, was later cited for the Nobel Prize in Chemistry 1993.', '1993-11-01T00:00:00.000Z');
     expect(await eventOutcome(p, kohn)).not.toBe('yes');
     expect(await eventOutcome(p, mullis)).toBe('yes');
+  });
+});
+
+describe('a decade is searched year by year', () => {
+  it('"papers published in the 1990s" gets a phrasing for each year, since pages print the year, never the decade', async () => {
+    const pool = queryPool(await plan('papers published in the 1990s'));
+    for (const year of ['1991', '1995', '1999']) expect(pool.some((q) => q.endsWith(` ${year}`))).toBe(true);
+  });
+
+  it('an open window ("after 1990") is not spelled out year by year', async () => {
+    const pool = queryPool(await plan('chemistry papers published after 1990'));
+    expect(pool.filter((q) => /\b199[2-9]\b/.test(q))).toEqual([]);
+  });
+
+  it('"a physics paper from the 1980s": the leading article is no part of the kind', async () => {
+    const p = await plan('a physics paper from the 1980s');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a physics paper', 'Dated from the 1980s']);
   });
 });

@@ -207,6 +207,8 @@ const EXCLUSION = /\b(?:excluding|except(?:\s+for)?|other\s+than|but\s+not|apart
 export function parseQuery(query: string, now: Date): ParsedQuery {
   let text = query.replace(/\s+/g, ' ').trim().replace(/[?.!]+$/, '');
   text = text.replace(/^(please\s+)?(find|list|show(\s+me)?|give\s+me|search\s+for|look(ing)?\s+for|who\s+are|which\s+are|what\s+are)\s+/i, '');
+  // "a physics paper from the 1980s": the article before the kind asks for any of them, no criterion.
+  text = text.replace(/^(?:an?|some|any)\s+(?=\S+\s+\S)/i, '');
   // Typed constraints first: "founded in the Winter 2012 batch" must not be read as a period.
   const typed = readConstraints(text);
   text = tidy(typed.rest);
@@ -532,6 +534,9 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   // "Companies in Europe": pages print the country ("Amsterdam, Netherlands"), never the continent; the main
   // countries of the region each get a phrasing after the others (later rounds reach them).
   if (loc?.kind === 'location' && !loc.outside) for (const country of mainCountriesWithin(loc.place, 8)) pool.push([typeTitle, country].filter(Boolean).join(' '));
+  // "papers published in the 1990s": pages print the year ("First published 1993"), never the decade; each year of
+  // a window of a few years gets a phrasing after the others (later rounds reach them).
+  pool.push(...yearsWithin(plan.dateRange).slice(1).map((y) => [typeTitle, place, y].filter(Boolean).join(' ')));
   // "Outside the United States": the excluded place is no search word, but the continents outside it are.
   if (loc?.kind === 'location' && loc.outside) {
     const what = typedPhrasings(specs, typeTitle, '', noun)[0] ?? typeTitle;
@@ -555,6 +560,15 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   const chosen = specific.length >= 4 ? specific : [...specific, ...pool.filter((q) => q.length > 0 && !specific.includes(q))];
   const steered = steerByPageTypes(chosen, plan.sites.pageTypes);
   return [...new Set(steered.filter((q) => q.length > 0))];
+}
+
+/** Every year of a closed window of two to twelve years, in order; none for an open or a longer one. */
+function yearsWithin(range: Pick<DateRange, 'from' | 'to'> | null): string[] {
+  if (!range?.to) return [];
+  const from = Number(range.from.slice(0, 4));
+  const to = Number(range.to.slice(0, 4));
+  if (!Number.isInteger(from) || !Number.isInteger(to) || to - from < 1 || to - from > 11) return [];
+  return Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
 }
 
 /** Words of a search phrasing that say what kind of page or entity, not which one. */
