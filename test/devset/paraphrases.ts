@@ -63,6 +63,17 @@ function notTopic(f: C, t: Topic): Verdict {
   return v === 'yes' ? 'no' : v === 'no' ? 'yes' : 'maybe';
 }
 
+/**
+ * Not headquartered in the state: its first place lies elsewhere (another of its places in the state makes it
+ * arguable); a record with no place is maybe, a remote-only one yes.
+ */
+function notHqState(f: C, code: string): Verdict {
+  if (f.places.length === 0) return f.remote ? 'yes' : 'maybe';
+  const inState = (p: C['places'][number]) => p.country === 'USA' && p.region === code;
+  if (inState(f.places[0]!)) return 'no';
+  return f.places.some(inState) ? 'maybe' : 'yes';
+}
+
 const WEST_COAST = ['CA', 'OR', 'WA'];
 /** The Atlantic seaboard states and DC. */
 const EAST_COAST = ['ME', 'NH', 'MA', 'RI', 'CT', 'NY', 'NJ', 'PA', 'DE', 'MD', 'DC', 'VA', 'NC', 'SC', 'GA', 'FL'];
@@ -127,6 +138,8 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   company('x72', 'dev', 'consumer businesses in California with more than 200 employees', (f) => all(topicVerdict(f, CONSUMER), stateVerdict(f, 'CA'), sizeVerdict(f, (n) => n > 200))),
   company('x73', 'dev', 'fintech orgs that got acquired', (f) => all(topicVerdict(f, FINTECH), status(f, 'Acquired'))),
   company('x74', 'dev', 'companies in Los Angeles or Chicago', (f) => cityVerdict(f, ['Los Angeles', 'Chicago'])),
+  company('x75', 'dev', 'companies not headquartered in California', (f) => notHqState(f, 'CA')),
+  company('x76', 'dev', 'non-fintech consumer companies', (f) => all(topicVerdict(f, CONSUMER), notTopic(f, FINTECH))),
 
   // ---------------------------------------------------------------- researchers
   researcher('x21', 'dev', 'physicists at American universities', (f) => all(bool(f.category === 'Physics'), worksIn(f, USA))),
