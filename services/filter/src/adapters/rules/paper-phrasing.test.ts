@@ -94,6 +94,14 @@ describe('a prize year said in a sentence dates the prize', () => {
     expect(await eventOutcome(p, wineland)).toBe('yes');
   });
 
+  it('the year may come before the prize\'s name ("shared the 2011 Nobel Memorial Prize")', async () => {
+    const p = await plan('researchers who won the Nobel prize in 2012');
+    const sargent = roundup('Thomas J. Sargent', 'Thomas J. Sargent, who works at New York University, shared the 2011 Nobel Memorial Prize in Economic Sciences.', '2012-01-14T00:00:00.000Z');
+    const kobilka = roundup('Brian K. Kobilka', 'Brian K. Kobilka, who works at Stanford University, shared the 2012 Nobel Prize in Chemistry.', '2013-01-14T00:00:00.000Z');
+    expect(await eventOutcome(p, sargent)).not.toBe('yes');
+    expect(await eventOutcome(p, kobilka)).toBe('yes');
+  });
+
   it('a publication is dated by its publishing year, not by the prize the sentence also names', async () => {
     const p = await plan('chemistry articles published after 1985');
     const kohn = roundup('Inhomogeneous electron gas', 'This chemistry article, first published in 1964, was later cited for the Nobel Prize in Chemistry 1998.', '1998-11-01T00:00:00.000Z');

@@ -680,8 +680,10 @@ const CUED_YEAR = /\b(?:founded|established|launched|started|incorporated|publis
  * Nobel Prize in Physics 2014"): the prize's date, so a roundup dated a year later does not stand in for it.
  */
 const AWARD_YEAR: RegExp = /\b(?:[Pp]rize|[Aa]ward|[Mm]edal)\b(?:\s+(?:in|for)\s+\p{Lu}[\p{L}']*(?:\s+\p{Lu}[\p{L}']*){0,3})?(?:\s+in)?\s+\(?((?:1[5-9]|20)\d{2})\b/gu;
+/** The year before the prize's name: "shared the 2011 Nobel Memorial Prize in Economic Sciences". */
+const YEAR_OF_AWARD: RegExp = /\b((?:1[5-9]|20)\d{2})\s+(?:\p{Lu}[\p{L}']*\s+){0,3}(?:[Pp]rize|[Aa]ward|[Mm]edal)\b/gu;
 
-function dateCheck(e: Evidence, range: DateRange, yearCue: RegExp = CUED_YEAR): 'in' | 'out' | 'none' {
+function dateCheck(e: Evidence, range: DateRange, yearCues: readonly RegExp[] = [CUED_YEAR]): 'in' | 'out' | 'none' {
   // A fact whose whole value is a year ("Established: 2019") states that year; so does a year in the value
   // of a fact labelled as a time or an award ("Nobel Prize: Physics (2012)"). In a sentence a bare number
   // is too loose to read as a date.
@@ -690,7 +692,7 @@ function dateCheck(e: Evidence, range: DateRange, yearCue: RegExp = CUED_YEAR): 
   // A year right after a founding or publishing verb ("Founded in 2013, Weave …", "established 2019") is a date,
   // not a loose number: without it the page's own date stood in for a sentence that says otherwise. A bare
   // "in 1995" is not ("… published X; the prize followed in 1995" dates the prize).
-  if (dates.length === 0 && !e.fact) dates = [...e.text.matchAll(yearCue)].map((m) => ({ from: `${m[1]}-01-01`, to: `${m[1]}-12-31` }));
+  if (dates.length === 0 && !e.fact) dates = yearCues.flatMap((cue) => [...e.text.matchAll(cue)]).map((m) => ({ from: `${m[1]}-01-01`, to: `${m[1]}-12-31` }));
   if (dates.length === 0 && e.fact && DATE_LABEL.test(e.fact.label) && e.fact.value.length <= 120) {
     dates = [...e.fact.value.matchAll(YEAR_TOKEN)].map((m) => ({ from: `${m[1]}-01-01`, to: `${m[1]}-12-31` }));
   }
@@ -751,7 +753,7 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   // A sentence's year is the event's when its cue is the event's: "won the Nobel prize in 2012" is dated by the year
   // said of a prize ("received the Nobel Memorial Prize … in 2011"), a publication by the year said of publishing
   // ("first published in 1964, … cited for the Nobel Prize in Chemistry 1998" was published in 1964).
-  const yearCue = awardQuery || spec.groups.some((g) => g.some((t) => /\b(?:prize|award|medal)s?\b/i.test(t))) ? AWARD_YEAR : CUED_YEAR;
+  const yearCues = awardQuery || spec.groups.some((g) => g.some((t) => /\b(?:prize|award|medal)s?\b/i.test(t))) ? [AWARD_YEAR, YEAR_OF_AWARD] : [CUED_YEAR];
   if (awardQuery) matching.push(...evidence.filter((e) => e.fact && e.ownFact && AWARD_LABEL.test(e.fact.label.trim()) && !matching.includes(e)));
   // Only a line on someone else's page (a listing, a roundup) was read: its own page may well date it, so the
   // lead is worth following before ruling it out.
@@ -764,21 +766,21 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
     return fail(filter, candidate, 'no sentence about it mentions this event.');
   }
   if (!spec.dateRange) return pass(filter, [matching[0] ?? publication[0] ?? launch[0] ?? founding[0]!], matching.length + publication.length > 0 ? 'stated' : 'inferred');
-  for (const e of [...matching, ...publication]) if (dateCheck(e, spec.dateRange, yearCue) === 'in') return pass(filter, [e], 'stated');
+  for (const e of [...matching, ...publication]) if (dateCheck(e, spec.dateRange, yearCues) === 'in') return pass(filter, [e], 'stated');
   for (const e of launch) {
-    const check = dateCheck(e, spec.dateRange, yearCue);
+    const check = dateCheck(e, spec.dateRange, yearCues);
     if (check === 'in') return pass(filter, [e], 'inferred', ' (inferred: the founding date taken as the launch)');
   }
   for (const e of founding) {
-    const check = dateCheck(e, spec.dateRange, yearCue);
+    const check = dateCheck(e, spec.dateRange, yearCues);
     if (check === 'in') return pass(filter, [e], 'inferred', ' (inferred: the launch date taken as the founding)');
   }
   // The event and its date as two facts of one profile ("Award: Nobel Prize in Physics", "Year: 2012").
   for (const e of matching) {
-    if (!e.fact || !e.ownFact || dateCheck(e, spec.dateRange, yearCue) !== 'none') continue;
+    if (!e.fact || !e.ownFact || dateCheck(e, spec.dateRange, yearCues) !== 'none') continue;
     const when = evidence.filter((d) => d.fact && d.ownFact && d.page === e.page && d !== e && BARE_DATE_LABEL.test(d.fact.label.trim()));
     if (when.length !== 1) continue;
-    const check = dateCheck(when[0]!, spec.dateRange, yearCue);
+    const check = dateCheck(when[0]!, spec.dateRange, yearCues);
     if (check === 'in') return pass(filter, [e, when[0]!], 'stated');
     if (check === 'out') return fail(filter, candidate, `the event is not dated within ${describe(spec.dateRange)}.`, [e, when[0]!]);
   }
@@ -790,7 +792,7 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   const factLines = new Set(evidence.flatMap((e) => (e.fact ? [e.fact.passage, e.fact.value, e.text] : [])));
   for (const e of matching) {
     if (e.fact || factLines.has(e.text) || (ownDating && !e.ownPage)) continue;
-    if (dateCheck(e, spec.dateRange, yearCue) === 'none' && pageDateIn(e.page, spec.dateRange)) {
+    if (dateCheck(e, spec.dateRange, yearCues) === 'none' && pageDateIn(e.page, spec.dateRange)) {
       return pass(filter, [e], 'inferred', ` (no date in the sentence; the page is dated ${e.page.publishedAt!.slice(0, 10)}, within ${describe(spec.dateRange)})`);
     }
   }
