@@ -25,6 +25,15 @@ describe('organisation forms as business databases print them', () => {
     expect(await outcomes('companies that are no longer operating', closed)).toEqual(['yes', 'yes']);
   });
 
+  it('"still operating" takes "Operating status: Active" alone, not beside "Funding status: M&A" or "IPO"', async () => {
+    const independent = profile('Go1', [fact('Industries', 'Education'), fact('Operating status', 'Active'), fact('Funding status', 'Late Stage Venture')]);
+    const acquired = profile('Clever', [fact('Industries', 'Education'), fact('Operating status', 'Active'), fact('Funding status', 'M&A')]);
+    const listed = profile('Coursera', [fact('Industries', 'Education'), fact('Operating status', 'Active'), fact('Funding status', 'IPO')]);
+    expect(await outcomes('edtech startups that are still operating', independent)).toEqual(['yes', 'yes']);
+    expect(await outcomes('edtech startups that are still operating', acquired)).toEqual(['yes', 'no']);
+    expect(await outcomes('edtech startups that are still operating', listed)).toEqual(['yes', 'no']);
+  });
+
   it('"Company type: For Profit" rules a nonprofit out; "Non-profit" shows one', async () => {
     const forProfit = profile('Stripe', [fact('Company type', 'For Profit')]);
     const nonprofit = profile('Khan Academy', [fact('Company type', 'Non-profit')]);

@@ -506,6 +506,8 @@ const FORM_LABEL: Partial<Record<OrgForm, { label: RegExp; verification: 'stated
   acquired: { label: /^(?:parent(?: (?:organi[sz]ation|company))?|acquired by|acquirer|owner)$/i, verification: 'inferred', why: ' (a parent organisation is taken to mean it was acquired)' },
 };
 
+/** Forms that end a company's run as an independent one, as directories' status fields print them. */
+const EXITED: readonly OrgForm[] = ['acquired', 'public', 'inactive'];
 /** An operating status ("Operating status: Active") says whether it still runs, not who owns it or where it trades. */
 const OPERATING_LABEL = /operat|activity/i;
 /** A legal form that rules a nonprofit out ("Company type: For Profit", "Legal form: For-profit company"). */
@@ -514,6 +516,12 @@ const FOR_PROFIT = /^for[- ]?profit\b/i;
 function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, evidence: Evidence[]): Verdict {
   const speaksTo = (e: Evidence) => !OPERATING_LABEL.test(e.fact!.label) || form === 'inactive' || form === 'active';
   const facts = evidence.filter((e) => e.fact && speaksTo(e));
+  // "Operating status: Active" beside "Funding status: M&A" (or "IPO"): a business database's operating status
+  // stays Active after an exit, where a directory's status reads Acquired or Public; the exit rules "still active" out.
+  const exit = form === 'active'
+    ? facts.find((e) => STATUS_LABEL.test(e.fact!.label) && !OPERATING_LABEL.test(e.fact!.label) && EXITED.some((f) => FORM_VALUE[f].test(e.fact!.value)))
+    : undefined;
+  if (exit) return fail(filter, candidate, `its page states an exit (“${exit.fact!.value}”).`, [exit]);
   const matching = facts.find((e) => FORM_VALUE[form].test(e.fact!.value) && (STATUS_LABEL.test(e.fact!.label) || form === 'nonprofit'));
   if (matching) return pass(filter, [matching], 'stated');
   // A yes/no field named for the form ("Nonprofit: true", "Public: Yes", "Acquired: No").
