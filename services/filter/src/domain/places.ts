@@ -604,8 +604,8 @@ const FIELD_NAME = /^(?:\p{Lu}\p{Ll}+(?:ics|ology|istry|ography|onomy|ophy)|Medi
 
 /** Finds a place named after "in/based in/from/…" (the gazetteer's longest match, then a capitalised name). */
 export function findPlace(query: string): { place: Place; start: number; end: number; outside?: boolean } | null {
-  // "outside (of) the United States": a place to exclude.
-  const outside = /\b(?:(?:based|located|headquartered)\s+)?outside(?:\s+of)?\s+(?:the\s+)?(\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/iu.exec(query);
+  // "outside (of) the United States", "not (based) in the US", "not headquartered in California": a place to exclude.
+  const outside = /\b(?:(?:(?:based|located|headquartered)\s+)?outside(?:\s+of)?|not\s+(?:(?:based|located|headquartered)\s+)?in)\s+(?:the\s+)?(\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/iu.exec(query);
   if (outside) {
     const words = outside[1]!.split(/\s+/);
     for (let n = Math.min(4, words.length); n >= 1; n--) {
@@ -615,6 +615,12 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
         return { place: known, start: outside.index, end, outside: true };
       }
     }
+  }
+  // "non-US startups", "non-European companies": a place ruled out, said before the noun.
+  const non = /(^|[^\p{L}])non-(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*)?)(?![\p{L}-])/u.exec(query);
+  if (non) {
+    const place = aliasPlace(non[2]!) ?? knownPlace(non[2]!);
+    if (place) return { place, start: non.index + non[1]!.length, end: non.index + non[0].length, outside: true };
   }
   const cues = new RegExp(PLACE_CUE.source, PLACE_CUE.flags);
   for (let m = cues.exec(query); m; m = cues.exec(query)) {

@@ -78,7 +78,10 @@ const ENTRIES: SynonymEntry[] = [
   // "B2B" is the "B2B software and services" sector of company directories.
   { same: ['b2b', 'business-to-business', 'enterprise software', 'saas'] },
   { same: ['software', 'saas', 'b2b', 'enterprise software', 'platform', 'developer tools', 'api', 'cloud'] },
-  { same: ['developer tools', 'devtools', 'devops', 'api', 'open source'] },
+  // Databases, cloud infrastructure, monitoring and security for developers are tools developers buy; directories
+  // file them as engineering (YC's "Engineering, Product and Design" sub-industry).
+  { same: ['developer tools', 'devtools', 'devops', 'api', 'open source'],
+    narrower: ['databases', 'cloud computing', 'monitoring', 'observability', 'devsecops', 'engineering, product and design'] },
   // Trust & safety (content moderation, platform integrity) is no security company, not even a loosened one.
   { same: ['security', 'cybersecurity', 'cyber security', 'devsecops', 'identity'], broader: ['fraud', 'compliance'] },
   { same: ['crypto', 'web3', 'blockchain', 'cryptocurrency'] },

@@ -236,7 +236,13 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   // "excluding fintech", "except crypto", "other than healthcare": what the query rules out is a filter of its own;
   // a place ruled out ("excluding the US") is "outside" it.
   let excluded: string | null = null;
-  const exclusion = EXCLUSION.exec(text);
+  // "non-fintech B2B startups": a sector the table knows, ruled out before the noun.
+  const nonSector = /(?<![\p{L}-])non-?\s?(\p{L}[\p{L}-]*)/iu.exec(text);
+  if (nonSector && isKnownTerm(nonSector[1]!)) {
+    excluded = nonSector[1]!;
+    text = cut(text, nonSector.index, nonSector.index + nonSector[0].length);
+  }
+  const exclusion = excluded ? null : EXCLUSION.exec(text);
   if (exclusion) {
     const phrase = exclusion[1]!.replace(/^(?:the\s+)?(?:ones|those)\s+(?:in|from|based in)\s+/i, '').trim();
     if (knownPlace(phrase.replace(/^the\s+/i, ''))) text = `${text.slice(0, exclusion.index)} outside ${phrase}${text.slice(exclusion.index + exclusion[0].length)}`.trim();

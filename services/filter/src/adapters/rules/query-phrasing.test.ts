@@ -154,8 +154,18 @@ describe('several places, any of which will do', () => {
   });
 });
 
+describe('sub-sectors pages print in place of the sector', () => {
+  it('"devtools companies" takes a company tagged "Databases, Cloud Computing" (inferred) and not one tagged "Marketing"', async () => {
+    const p = await plan('devtools companies');
+    const db = bareProfile('companies.example', 'Rowstore', [fact('Industry', 'B2B (Analytics)'), fact('Tags', 'Databases, Cloud Computing')]);
+    const ads = bareProfile('companies.example', 'Adloop', [fact('Industry', 'B2B (Marketing)'), fact('Tags', 'Marketing, SaaS')]);
+    expect(await planOutcomes(p, db)).toEqual(['yes']);
+    expect(await planOutcomes(p, ads)).toEqual(['no']);
+  });
+});
+
 describe('what a query rules out', () => {
-  it('"B2B software companies excluding fintech" keeps a SaaS company, drops a payments one, and leaves a row-only mention unclear', async () => {
+  it('"B2B software companies excluding fintech" keeps a SaaS company and drops a payments one', async () => {
     const p = await plan('B2B software companies excluding fintech');
     expect(p.filters.map((f) => f.title)).toEqual(['Is a B2B software company', 'Not in fintech']);
     expect(p.queries.join(' ')).not.toMatch(/fintech|financial/i);
@@ -163,6 +173,32 @@ describe('what a query rules out', () => {
     const payments = bareProfile('companies.example', 'Paylane', [fact('Industry', 'B2B'), fact('Tags', 'SaaS, Payments')]);
     expect(await planOutcomes(p, saas)).toEqual(['yes', 'yes']);
     expect(await planOutcomes(p, payments)).toEqual(['yes', 'no']);
+  });
+
+  it('"non-fintech consumer companies" rules fintech out; "non-profit" stays an organisation form', async () => {
+    const p = await plan('non-fintech consumer companies');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a consumer company', 'Not in fintech']);
+    const shop = bareProfile('companies.example', 'Cartly', [fact('Industry', 'Consumer'), fact('Tags', 'E-commerce')]);
+    const wallet = bareProfile('companies.example', 'Pocketly', [fact('Industry', 'Consumer'), fact('Tags', 'Fintech, Payments')]);
+    expect(await planOutcomes(p, shop)).toEqual(['yes', 'yes']);
+    expect(await planOutcomes(p, wallet)).toEqual(['yes', 'no']);
+    const nonprofit = await plan('non-profit orgs in India');
+    expect(nonprofit.filters.some((f) => f.spec.kind === 'exclude')).toBe(false);
+    expect(nonprofit.filters.map((f) => f.title)).toContain('Is a nonprofit');
+  });
+
+  it('"not headquartered in California", "not in the US" and "non-US" rule a place out', async () => {
+    const p = await plan('companies not headquartered in California');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a company', 'Based outside California']);
+    const ny = bareProfile('companies.example', 'Hudsonly', [fact('Location', 'New York, NY, USA')]);
+    const sf = bareProfile('companies.example', 'Baylight', [fact('Location', 'San Francisco, CA, USA')]);
+    expect(await planOutcomes(p, ny)).toEqual(['yes', 'yes']);
+    expect(await planOutcomes(p, sf)).toEqual(['yes', 'no']);
+    for (const q of ['health startups not in the US', 'non-US startups']) {
+      const out = await plan(q);
+      expect(out.filters.map((f) => f.title), q).toContain('Based outside the United States');
+      expect(JSON.stringify(out.filters[0]!.spec.groups), q).not.toMatch(/"not"|"non"/);
+    }
   });
 
   it('a place ruled out is "outside" it ("startups excluding the US")', async () => {
