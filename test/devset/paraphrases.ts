@@ -190,4 +190,6 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   researcher('x89', 'dev', 'UK-born scientists', (f) => bornIn(f, ['United Kingdom'])),
   researcher('x90', 'dev', 'scientists at Stanford or Harvard', (f) => institution(f, /Stanford|Harvard/)),
   researcher('x91', 'dev', 'researchers who won the Nobel prize in 2012', (f) => bool(f.prizeYear === 2012)),
+  paper('x92', 'dev', 'papers behind the 2005 Nobel Prize in Chemistry', (f) => bool(f.field === 'Chemistry' && f.prizeYear === 2005)),
+  paper('x93', 'dev', 'physics papers that led to the 2003 prize', (f) => bool(f.field === 'Physics' && f.prizeYear === 2003)),
 ];

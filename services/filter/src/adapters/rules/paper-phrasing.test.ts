@@ -111,6 +111,23 @@ describe('a prize year said in a sentence dates the prize', () => {
   });
 });
 
+describe('a prize named with its year', () => {
+  it('"papers behind the 2005 Nobel Prize in Chemistry" asks for the prize of 2005, searched with its year', async () => {
+    const p = await plan('papers behind the 2005 Nobel Prize in Chemistry');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a paper', 'Cited for the Nobel Prize in Chemistry (in 2005)']);
+    expect(p.queries[0]).toMatch(/\b2005\b/);
+    const grubbs = roundup('Syntheses and activities of new ruthenium metathesis catalysts', 'The committee of the Nobel Prize in Chemistry 2005 pointed to this work.', '1996-06-01T00:00:00.000Z');
+    const agre = roundup('Appearance of water channels in xenopus oocytes', 'Agre published Appearance of water channels in xenopus oocytes; the Nobel Prize in Chemistry followed in 2003.', '2005-11-13T00:00:00.000Z');
+    expect(await eventOutcome(p, grubbs)).toBe('yes');
+    expect(await eventOutcome(p, agre)).not.toBe('yes');
+  });
+
+  it('"who won the 2012 Nobel Prize in Chemistry" is the prize won in 2012, with no "2012" left to find as a word', async () => {
+    const p = await plan('researchers who won the 2012 Nobel Prize in Chemistry');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a researcher', 'Won the Nobel Prize in Chemistry (in 2012)']);
+  });
+});
+
 describe('a decade is searched year by year', () => {
   it('"papers published in the 1990s" gets a phrasing for each year, since pages print the year, never the decade', async () => {
     const pool = queryPool(await plan('papers published in the 1990s'));

@@ -20,6 +20,9 @@ const PRAISE = [
 ];
 const PRAISE_WORDS = new RegExp(`(?<![\\w-])(?:${PRAISE.join('|')})(?![\\w-])\\s*`, 'gi');
 
+/** A prize named with its year before it ("the 2005 Nobel Prize in Chemistry", "the 2003 prize"), and the word tying it on. */
+const PRIZE_OF_YEAR = /\b(?:(behind|for|of|from|(?:that|which|who)\s+(?:led\s+to|earned|won|received|shared)|led\s+to|won|received|shared|cited\s+(?:for|by|in)|recogni[sz]ed\s+(?:by|with|in))\s+)?(?:the\s+|a\s+)?((?:19|20)\d{2})\s+((?:\p{Lu}[\p{L}]*\s+){0,3}[Pp]rize(?:\s+in\s+\p{Lu}[\p{L}]*(?:\s+\p{Lu}[\p{L}]*)?)?)/u;
+
 /** Words that start the clause about something that happened ("that raised …", "published in 2024"). */
 const EVENT_START = new Set([
   'that', 'which', 'who', 'whose', 'raised', 'raising', 'secured', 'closed', 'launched', 'released', 'published',
@@ -209,6 +212,13 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   text = text.replace(/^(please\s+)?(find|list|show(\s+me)?|give\s+me|search\s+for|look(ing)?\s+for|who\s+are|which\s+are|what\s+are)\s+/i, '');
   // "a physics paper from the 1980s": the article before the kind asks for any of them, no criterion.
   text = text.replace(/^(?:an?|some|any)\s+(?=\S+\s+\S)/i, '');
+  // "papers behind the 2005 Nobel Prize in Chemistry", "who won the 2012 Nobel Prize": the year is the prize's date,
+  // read as the event "cited for (won) the Nobel Prize in Chemistry in 2005" rather than a word to find.
+  text = text.replace(PRIZE_OF_YEAR, (...m: string[]) => {
+    const link = (m[1] ?? '').trim();
+    const verb = link && !/^(?:behind|for|of|from)$/i.test(link) ? link : detectEntityType(text).type === 'paper' ? 'cited for' : 'won';
+    return `${verb} the ${m[3]!.trim()} in ${m[2]}`;
+  });
   // Typed constraints first: "founded in the Winter 2012 batch" must not be read as a period.
   const typed = readConstraints(text);
   text = tidy(typed.rest);
@@ -505,7 +515,8 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   // "in Los Angeles or Chicago": each other place gets its phrasing right after the first, so early rounds see both.
   const alternatives = loc?.kind === 'location' && !loc.outside ? (loc.alternatives ?? []).map((p) => [typeTitle, p.name]) : [];
   const pool = [
-    [typeTitle, place, eventGroups.map((g) => g[0]).join(' ')],
+    // A prize is printed with its year ("Nobel Prize in Physics 2003"): the year goes with it from the first search.
+    [typeTitle, place, eventGroups.map((g) => g[0]).join(' '), eventGroups.some((g) => g.some((t) => /\b(?:prize|award|medal)s?\b/i.test(t))) ? year : ''],
     ...alternatives,
     ...(core ? [[typeTitle, core], [altType, noun, core]] : []),
     [place, typeTitle, eventGroups.map((g) => g[1] ?? g[0]).join(' '), year],

@@ -687,7 +687,7 @@ const CUED_YEAR = /\b(?:founded|established|launched|started|incorporated|publis
  * A year said of a prize in its sentence ("received the Nobel Memorial Prize in Economic Sciences in 2011", "the
  * Nobel Prize in Physics 2014"): the prize's date, so a roundup dated a year later does not stand in for it.
  */
-const AWARD_YEAR: RegExp = /\b(?:[Pp]rize|[Aa]ward|[Mm]edal)\b(?:\s+(?:in|for)\s+\p{Lu}[\p{L}']*(?:\s+\p{Lu}[\p{L}']*){0,3})?(?:\s+in)?\s+\(?((?:1[5-9]|20)\d{2})\b/gu;
+const AWARD_YEAR: RegExp = /\b(?:[Pp]rize|[Aa]ward|[Mm]edal)\b(?:\s+(?:in|for)\s+\p{Lu}[\p{L}']*(?:\s+\p{Lu}[\p{L}']*){0,3})?(?:\s+(?:followed|came|arrived))?(?:\s+in)?\s+\(?((?:1[5-9]|20)\d{2})\b/gu;
 /** The year before the prize's name: "shared the 2011 Nobel Memorial Prize in Economic Sciences". */
 const YEAR_OF_AWARD: RegExp = /\b((?:1[5-9]|20)\d{2})\s+(?:\p{Lu}[\p{L}']*\s+){0,3}(?:[Pp]rize|[Aa]ward|[Mm]edal)\b/gu;
 
