@@ -19,7 +19,10 @@ interface SynonymEntry {
 }
 
 const ENTRIES: SynonymEntry[] = [
-  { same: ['AI', 'artificial intelligence', 'AI-native'], broader: ['machine learning', 'deep learning', 'generative AI', 'data'] },
+  // Machine learning and its fields are parts of AI (a company tagged "Computer Vision" is an AI company, inferred);
+  // "data" is not: loosened that far, "AI startups" took any analytics or data-pipeline company.
+  { same: ['AI', 'artificial intelligence', 'AI-native'], broader: ['machine learning', 'deep learning', 'generative AI'],
+    narrower: ['machine learning', 'deep learning', 'computer vision', 'natural language processing', 'generative AI'] },
   { same: ['machine learning', 'ML'], broader: ['AI', 'artificial intelligence', 'deep learning'] },
   { same: ['fintech', 'financial technology', 'financial services'], broader: ['payments', 'banking', 'insurtech', 'finance'],
     narrower: ['payments', 'banking', 'neobank', 'lending', 'credit and lending', 'consumer finance', 'asset management', 'wealth management', 'banking as a service', 'remittances'] },

@@ -48,6 +48,20 @@ describe('an infobox\'s "Services" says what a company does', () => {
   });
 });
 
+describe('AI and its fields', () => {
+  it('a company tagged "Computer Vision" is an AI company; one tagged "Data Engineering" is not, even once the filter is loosened', async () => {
+    const p = await plan('AI startups');
+    const vision = profile('Lensly', [fact('Industry', 'B2B'), fact('Tags', 'Computer Vision, Robotics')]);
+    const pipes = profile('Pipewell', [fact('Industry', 'B2B'), fact('Tags', 'SaaS, B2B, Analytics, Data Engineering')]);
+    expect(await outcomes('AI startups', vision)).toEqual(['yes']);
+    expect(await outcomes('AI startups', pipes)).toEqual(['no']);
+    const loosened = relaxFilter(p.filters[0]!, new Date(NOW))!;
+    const { candidates } = await reasoner.extract({ plan: p, page: pipes, round: 1 }, { signal });
+    const verdict = await reasoner.verify({ plan: { ...p, filters: [loosened] }, filter: loosened, candidate: candidates[0]!, pages: [pipes] }, { signal });
+    expect(verdict.verdict.outcome).not.toBe('yes');
+  });
+});
+
 describe('"outside" a place', () => {
   it('is never loosened (widening would turn "outside the United States" into "in North America")', async () => {
     const p = await plan('nonprofits outside the United States');
