@@ -51,10 +51,14 @@ function statesVerdict(f: C, codes: readonly string[]): Verdict {
   return verdicts.includes('yes') ? 'yes' : verdicts.includes('maybe') ? 'maybe' : 'no';
 }
 
-/** Outside the United States: no US location in the record; a record with no place is maybe. */
+/**
+ * Based outside the United States: its first place (its headquarters) lies elsewhere; an office in the US besides
+ * makes it arguable (maybe), as "not headquartered in" does below; a record with no place is maybe.
+ */
 function outsideUs(f: C): Verdict {
   if (f.places.length === 0) return 'maybe';
-  return bool(!f.places.some((p) => p.country === 'USA'));
+  if (f.places[0]!.country === 'USA') return 'no';
+  return f.places.some((p) => p.country === 'USA') ? 'maybe' : 'yes';
 }
 
 /** Not of a topic ("excluding fintech"): an arguable member of the topic is arguable here too. */

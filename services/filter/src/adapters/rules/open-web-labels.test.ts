@@ -203,6 +203,15 @@ describe('searching for what lies outside a place', () => {
     const { scores } = await reasoner.screen({ plan: p, hits: [hit('https://a.example/', 'A nonprofit in Bengaluru, India'), hit('https://b.example/', 'A nonprofit in the United States')] }, { signal });
     expect(scores[0]!.score).toBeGreaterThanOrEqual(scores[1]!.score);
   });
+
+  it('after the continents, rounds search countries on each of them (pages print "Lagos, Nigeria", not "Africa")', async () => {
+    const p = await plan('startups based outside the US');
+    const used = [...p.queries];
+    for (let round = 2; round <= 6; round++) used.push(...(await reasoner.queries({ plan: p, round, used, productiveSites: [] }, { signal })).queries);
+    expect(used.some((q) => /\bNigeria\b/.test(q))).toBe(true);
+    expect(used.some((q) => /\b(?:Italy|France|Germany)\b/.test(q))).toBe(true);
+    expect(used.some((q) => /United States|\bUS\b/.test(q))).toBe(false);
+  });
 });
 
 describe('listings titled for more than one kind', () => {

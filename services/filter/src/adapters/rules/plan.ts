@@ -557,7 +557,12 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   // "Outside the United States": the excluded place is no search word, but the continents outside it are.
   if (loc?.kind === 'location' && loc.outside) {
     const what = typedPhrasings(specs, typeTitle, '', noun)[0] ?? typeTitle;
-    pool.push(...regionsOutside(loc.place).map((r) => `${what} ${r.name}`));
+    const regions = regionsOutside(loc.place);
+    pool.push(...regions.map((r) => `${what} ${r.name}`));
+    // Pages print the country ("Bengaluru, Karnataka, India"), not the continent: then each region's main countries,
+    // two at a time across the regions, so later rounds reach every continent.
+    const countries = regions.map((r) => mainCountriesWithin(r, 4));
+    for (let i = 0; i < 4; i++) for (const list of countries) if (list[i]) pool.push(`${what} ${list[i]}`);
   }
   // With a form, cohort, size or hiring constraint the typed phrasings lead: the kind and place alone
   // ("company India") find pages about everything.
