@@ -602,6 +602,16 @@ const AFTER_FIELD_NOUN = /\b(?:prizes?|awards?|medals?|degrees?|ph\.?d\.?s?|doct
 /** Names of fields of study ("Physics", "Economics", "Biology", "Chemistry"): a capitalised topic, not a town. */
 const FIELD_NAME = /^(?:\p{Lu}\p{Ll}+(?:ics|ology|istry|ography|onomy|ophy)|Medicine|Physiology|Literature|Peace|Engineering|Law|Science|Sciences|Mathematics|Computer Science|Economic Sciences)$/u;
 
+/** The words start with a country's name (up to four words; "the" before it allowed). */
+function countryAhead(text: string): boolean {
+  const words = text.replace(/^the\s+/i, '').split(/\s+/);
+  for (let n = Math.min(4, words.length); n >= 1; n--) {
+    const name = words.slice(0, n).join(' ');
+    if (!FIELD_NAME.test(name) && knownPlace(name)?.level === 'country') return true;
+  }
+  return false;
+}
+
 /** Finds a place named after "in/based in/from/…" (the gazetteer's longest match, then a capitalised name). */
 export function findPlace(query: string): { place: Place; start: number; end: number; outside?: boolean } | null {
   // "outside (of) the United States", "not (based) in the US", "not headquartered in California": a place to exclude.
@@ -627,8 +637,9 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
     // Whatever this cue does not yield, the words it took are read again for a later cue ("laureates in
     // Physics working in Germany").
     cues.lastIndex = m.index + m[0].length - m[1]!.length;
-    // "the Nobel Prize in Physics", "a degree in Economics": a field after a prize or a degree, not a place.
-    if (AFTER_FIELD_NOUN.test(query.slice(0, m.index))) continue;
+    // "the Nobel Prize in Physics", "a degree in Economics": a field after a prize or a degree, not a place; a
+    // country after it is one ("Nobel laureates in Japan", "laureates from the United Kingdom").
+    if (AFTER_FIELD_NOUN.test(query.slice(0, m.index)) && !countryAhead(m[1]!)) continue;
     const words = m[1]!.replace(/^the\s+/i, '').split(/\s+/);
     // "on the West Coast": "on" names a place only as a coast or a like region ("papers on the Higgs boson" do not).
     const onlyRegion = /^on\s/i.test(m[0]);

@@ -128,6 +128,20 @@ describe('a prize named with its year', () => {
   });
 });
 
+describe('laureates and professors', () => {
+  it('"Nobel laureates from Japan", "laureates in the United Kingdom": a country after "laureates" is a place, a field is not', async () => {
+    expect((await plan('Nobel laureates from Japan')).filters.map((f) => f.title)).toEqual(['Is a Nobel laureate', 'Based in Japan']);
+    expect((await plan('laureates in the United Kingdom')).filters.map((f) => f.title)).toEqual(['Is a laureate', 'Based in the United Kingdom']);
+    expect((await plan('laureates in Physics')).filters.map((f) => f.title)).toEqual(['Is a laureate in Physics']);
+  });
+
+  it('"chemistry professors at US universities" takes a chemist whose profile never says "professor"', async () => {
+    const p = await plan('chemistry professors at US universities');
+    const heck = bareProfile('laureates.example', 'Richard F. Heck', [fact('Prize', 'Nobel Prize in Chemistry 2010'), fact('Affiliation', 'University of Delaware, Newark, DE, USA')]);
+    expect(await planOutcomes(p, heck)).toEqual(['yes', 'yes']);
+  });
+});
+
 describe('a decade is searched year by year', () => {
   it('"papers published in the 1990s" gets a phrasing for each year, since pages print the year, never the decade', async () => {
     const pool = queryPool(await plan('papers published in the 1990s'));
