@@ -144,6 +144,9 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   company('x74', 'dev', 'companies in Los Angeles or Chicago', (f) => cityVerdict(f, ['Los Angeles', 'Chicago'])),
   company('x75', 'dev', 'companies not headquartered in California', (f) => notHqState(f, 'CA')),
   company('x76', 'dev', 'non-fintech consumer companies', (f) => all(topicVerdict(f, CONSUMER), notTopic(f, FINTECH))),
+  // Typed in lower case, as people type into a search box.
+  company('x77', 'dev', 'west coast healthcare startups', (f) => all(topicVerdict(f, HEALTH), statesVerdict(f, WEST_COAST))),
+  company('x78', 'dev', 'startups in sf that are hiring', (f) => all(bool(f.hiring), cityVerdict(f, SF))),
 
   // ---------------------------------------------------------------- researchers
   researcher('x21', 'dev', 'physicists at American universities', (f) => all(bool(f.category === 'Physics'), worksIn(f, USA))),
