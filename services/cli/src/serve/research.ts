@@ -51,24 +51,6 @@ export async function localFilter(config: Config, logger: Logger): Promise<Filte
   return config.LEADFINDER_LLM_BASE_URL ? countingLlmUsage(filter, config.LEADFINDER_LLM_MODEL, createLeadfinderMetrics()) : filter;
 }
 
-/**
- * A filter loaded on its first call. Its language and place data cost about a second of CPU at start-up
- * (half of an embedded server's), which a process that has not been asked a search yet does not need: it
- * is ready sooner, and the first search waits for the load once. Concurrent first calls share one load.
- */
-export function filterOnFirstUse(load: () => Promise<FilterPort>): FilterPort {
-  let loading: Promise<FilterPort> | undefined;
-  const filter = () => (loading ??= load());
-  return {
-    plan: async (request, options) => (await filter()).plan(request, options),
-    queries: async (request, options) => (await filter()).queries(request, options),
-    screen: async (request, options) => (await filter()).screen(request, options),
-    extract: async (request, options) => (await filter()).extract(request, options),
-    verify: async (request, options) => (await filter()).verify(request, options),
-    relax: async (request, options) => (await filter()).relax(request, options),
-  };
-}
-
 export async function openResearchPorts(config: Config, logger: Logger): Promise<ResearchPorts> {
   const closers: (() => Promise<void> | void)[] = [];
   let fetcher: FetcherPort;
@@ -85,8 +67,7 @@ export async function openResearchPorts(config: Config, logger: Logger): Promise
     closers.push(() => client.close());
     filter = client;
   } else {
-    // In this process beside the coordinator: loaded by the first search (the filter role loads it at start).
-    filter = filterOnFirstUse(() => localFilter(config, logger));
+    filter = await localFilter(config, logger);
   }
   return {
     fetcher, filter,
