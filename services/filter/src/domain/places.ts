@@ -648,9 +648,11 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
       if (n === 1 && NOT_PLACE.test(candidate)) break;
       // One capitalised word of a longer name is not the place ("the Bay Area" is not Bay, Somalia).
       if (n === 1 && words.length > 1 && /^\p{Lu}/u.test(candidate) && /^\p{Lu}/u.test(words[1]!)) continue;
-      // A lower-case single word ("in education") is a topic, not a place, unless it is a country.
-      if (n === 1 && !/^\p{Lu}/u.test(candidate) && !gazetteer().countries.has(norm(candidate))) continue;
-      const known = knownPlace(candidate);
+      // A lower-case single word ("in education") is a topic, not a place, unless it is a country or a city's
+      // short form as people type it ("in sf", "in nyc").
+      const short = n === 1 && !/^\p{Lu}/u.test(candidate) ? CITY_SHORT_FORMS[norm(candidate)] : undefined;
+      if (n === 1 && !/^\p{Lu}/u.test(candidate) && !short && !gazetteer().countries.has(norm(candidate))) continue;
+      const known = short ? cityPlace(short) : knownPlace(candidate);
       if (known && onlyRegion && !stateGroupOf(known)) continue;
       if (known) {
         const start = m.index;
@@ -670,6 +672,12 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
   return attributivePlace(query);
 }
 
+/** Names of regions and areas of two words or more, lower-cased, longest first ("san francisco bay area" before "bay area"). */
+const SEVERAL_WORD_REGIONS: readonly string[] = [...new Set([
+  ...NAMED_AREAS.flatMap((a) => a.names), ...STATE_GROUPS.flatMap((g) => g.names), ...SUBREGIONS.flatMap((r) => r.names),
+  ...Object.values(continents),
+].map((n) => n.toLowerCase()).filter((n) => n.includes(' ')))].sort((a, b) => b.length - a.length);
+
 /** A kind noun right after a place (up to two sector words between): "Berlin startups", "Austin fintech companies". */
 const KIND_NOUN_AFTER = /^\s+(?:[\p{L}&-]+\s+){0,2}?(?:startups?|start-ups?|compan(?:y|ies)|firms?|businesses|organi[sz]ations|nonprofits|agencies|scale-?ups|labs)\b/iu;
 
@@ -679,6 +687,16 @@ const KIND_NOUN_AFTER = /^\s+(?:[\p{L}&-]+\s+){0,2}?(?:startups?|start-ups?|comp
  * on its own; a city only with "-based", so a capitalised word at the start is not taken for a town.
  */
 function attributivePlace(query: string): { place: Place; start: number; end: number } | null {
+  // A region or area of several words before the noun, in any case ("bay area ai startups", "west coast climate
+  // startups"): its whole name says it is a place, as one capitalised word alone would not.
+  const lowered = query.toLowerCase();
+  for (const name of SEVERAL_WORD_REGIONS) {
+    const at = new RegExp(`(?<![\\p{L}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=\\s+\\p{L})`, 'u').exec(lowered);
+    // Only right before a kind noun, as "Berlin startups" is read ("papers on the north america plate" name none).
+    if (!at || !KIND_NOUN_AFTER.test(query.slice(at.index + name.length))) continue;
+    const place = knownPlace(query.slice(at.index, at.index + name.length));
+    if (place) return { place, start: at.index, end: at.index + name.length };
+  }
   const based = /(^|[^\p{L}])(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*){0,2})-(?:based|headquartered)\b/u.exec(query);
   if (based) {
     const place = aliasPlace(based[2]!) ?? knownPlace(based[2]!);

@@ -134,6 +134,24 @@ describe('parts of a country that are no state of it', () => {
   });
 });
 
+describe('places typed in lower case', () => {
+  it.each([
+    ['bay area ai startups', 'Based in the Bay Area'],
+    ['west coast climate startups', 'Based on the West Coast'],
+    ['startups in sf that are hiring', 'Based in San Francisco'],
+    ['startups in nyc with 1000+ employees', 'Based in New York City'],
+  ])('%s → %s, and the place words are no topic words', async (query, title) => {
+    const p = await plan(query);
+    expect(p.filters.map((f) => f.title)).toContain(title);
+    expect(JSON.stringify(p.filters[0]!.spec.groups)).not.toMatch(/"(?:bay|area|west|coast|sf|nyc)"/);
+  });
+
+  it('a lower-case region name is a place only before a kind noun ("papers on the north america plate" is none)', async () => {
+    const p = await plan('papers on the north america plate');
+    expect(p.filters.some((f) => f.spec.kind === 'location')).toBe(false);
+  });
+});
+
 describe('several places, any of which will do', () => {
   it('"companies in Los Angeles or Chicago" passes a company in either city and fails one in Boston; both cities are searched', async () => {
     const p = await plan('companies in Los Angeles or Chicago');
