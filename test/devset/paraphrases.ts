@@ -199,4 +199,7 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   researcher('x91', 'dev', 'researchers who won the Nobel prize in 2012', (f) => bool(f.prizeYear === 2012)),
   paper('x92', 'dev', 'papers behind the 2005 Nobel Prize in Chemistry', (f) => bool(f.field === 'Chemistry' && f.prizeYear === 2005)),
   paper('x93', 'dev', 'physics papers that led to the 2003 prize', (f) => bool(f.field === 'Physics' && f.prizeYear === 2003)),
+  // "From Japan" is where they work, as "startups from Berlin" is where they are based; born there alone is arguable.
+  researcher('x94', 'dev', 'Nobel laureates from Japan', (f) => (worksIn(f, ['Japan']) === 'no' && bornIn(f, ['Japan']) === 'yes' ? 'maybe' : worksIn(f, ['Japan']))),
+  researcher('x95', 'dev', 'chemistry professors at US universities', (f) => all(bool(f.category === 'Chemistry'), worksIn(f, USA))),
 ];

@@ -66,7 +66,7 @@ const GENERIC_NOUNS = new Set(
     'attorney', 'doctor', 'clinician', 'physician', 'freelancer', 'freelance', 'book', 'paper', 'publication',
     'conference', 'exhibition', 'music video', 'app', 'tool', 'device', 'organization', 'organisation', 'organizations',
     'organisations', 'compani', 'startups', 'companies', 'businesses', 'firms', 'laureate', 'laureates',
-    'winner', 'winners', 'prize winner', 'scholar', 'scholars', 'nobelist', 'org', 'orgs', 'article', 'articles',
+    'winner', 'winners', 'prize winner', 'scholar', 'scholars', 'nobelist', 'org', 'orgs', 'article', 'articles', 'professor',
     ...QUERY_COMPANY_NOUNS,
   ].map((n) => tokens(n).map(stem).join(' ')),
 );
