@@ -188,6 +188,26 @@ export function describeEventLogContract(name: string, makeLog: MakeEventLog): v
       await other.done;
     });
 
+    it('ends a follow whose cursor is at or past the end marker, on an ended run and on one that ends later', async () => {
+      const log = await make();
+      const [a, c] = [newRunId(), newRunId()];
+      await log.append(a, statusEvent(a, 'a1'), `${a}:1`);
+      const marker = await log.end(a);
+      // A resume with a cursor from elsewhere (past every seq there is): no event, and no wait.
+      for (const cursor of [marker, marker + 1_000_000]) {
+        const late = collect(log, a, cursor, new AbortController().signal);
+        await expect(late.done).resolves.toBeUndefined();
+        expect(late.seen).toEqual([]);
+      }
+      // The same on a run still going: it ends when the run does, with nothing up to the cursor sent.
+      const last = await log.append(c, statusEvent(c, 'c1'), `${c}:1`);
+      const follower = collect(log, c, last + 1_000_000, new AbortController().signal);
+      await log.append(c, statusEvent(c, 'c2'), `${c}:2`);
+      await log.end(c);
+      await expect(follower.done).resolves.toBeUndefined();
+      expect(follower.seen).toEqual([]);
+    });
+
     it('answers ping while open', async () => {
       const log = await make();
       await expect(log.ping()).resolves.toBeUndefined();

@@ -22,8 +22,10 @@ export interface EventLog {
   end(runId: string): Promise<number>;
   /**
    * The run's events with seq > afterSeq, then live ones as they are appended, until the run's end
-   * marker (see `end`) or until `signal` aborts; either way the iterator returns without throwing. A
-   * run whose log has no marker (it ended before markers were written) is followed until `signal` aborts.
+   * marker (see `end`) or until `signal` aborts; either way the iterator returns without throwing. The
+   * marker ends it whatever the cursor: also one at or past the marker's seq (a resume with a cursor from
+   * elsewhere), which gets none of the run's events. A run whose log has no marker (it ended before markers
+   * were written) is followed until `signal` aborts.
    */
   follow(runId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<SequencedEvent>;
   ping(): Promise<void>;

@@ -112,6 +112,8 @@ class EmbeddedEventLog implements EventLog {
     while (!stop.aborted) {
       const batch = this.readNow(runId, cursor, FOLLOW_BATCH, { withEnd: true });
       if (batch.length === 0) {
+        // A cursor at or past the end marker's seq reads nothing, not even the marker: the run has ended all the same.
+        if (this.ended(runId)) return;
         // Registered synchronously after the read, so a commit in between cannot be missed.
         await this.nextCommit(runId, stop);
         continue;
@@ -134,6 +136,12 @@ class EmbeddedEventLog implements EventLog {
     clearInterval(this.purgeTimer);
     await this.serial;
     await this.file.close();
+  }
+
+  /** Whether the run's end marker is written (it is the run's last record: nothing of the run follows it). */
+  private ended(runId: string): boolean {
+    const last = this.byRun.get(runId)?.at(-1);
+    return last !== undefined && !('event' in last);
   }
 
   /** Up to `limit` of the run's events after `afterSeq`; `withEnd` also returns its end marker (counted in `limit`). */

@@ -108,10 +108,15 @@ class NatsEventLog implements EventLog {
     const stop = AbortSignal.any([signal, this.closing.signal]);
     if (stop.aborted) return;
     const endSubject = this.subject(runId, 'end');
+    // A cursor at or past the marker's seq (a resume with a cursor from elsewhere) would never see it.
+    if ((await this.page(endSubject, 1, 1)).length > 0 && (await this.page(this.subject(runId), afterSeq + 1, 1)).length === 0) return;
+    // A cursor past the stream's last seq would start after a marker still to come: start at the stream's end
+    // instead and skip the events up to the cursor.
+    const { state } = await this.nats.jsm.streams.info(this.stream);
     const consumer = await this.nats.js.consumers.get(this.stream, {
       filter_subjects: [this.subject(runId), endSubject],
       deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: afterSeq + 1,
+      opt_start_seq: Math.min(afterSeq, state.last_seq) + 1,
     });
     const messages = await consumer.consume();
     const onAbort = () => messages.stop();
@@ -119,6 +124,7 @@ class NatsEventLog implements EventLog {
     try {
       for await (const msg of messages) {
         if (stop.aborted || msg.subject === endSubject) return;
+        if (msg.seq <= afterSeq) continue;
         yield { seq: msg.seq, event: msg.json<RunEvent>() };
       }
     } finally {
