@@ -202,4 +202,5 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   // "From Japan" is where they work, as "startups from Berlin" is where they are based; born there alone is arguable.
   researcher('x94', 'dev', 'Nobel laureates from Japan', (f) => (worksIn(f, ['Japan']) === 'no' && bornIn(f, ['Japan']) === 'yes' ? 'maybe' : worksIn(f, ['Japan']))),
   researcher('x95', 'dev', 'chemistry professors at US universities', (f) => all(bool(f.category === 'Chemistry'), worksIn(f, USA))),
+  paper('x96', 'dev', 'research on neutrinos', (f) => bool(titleHas(f, /neutrino/))),
 ];

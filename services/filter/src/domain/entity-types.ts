@@ -88,6 +88,9 @@ export function typeCues(text: string): TypeCue[] {
   return cues.sort((a, b) => a.at - b.at || lightStems(b.noun).length - lightStems(a.noun).length || PRIORITY.indexOf(a.type) - PRIORITY.indexOf(b.type));
 }
 
+/** Research as a thing: "research on/about/into X", or a field's research ("chemistry research"). */
+const RESEARCH_WORK = /\bresearch\s+(?:on|about|into|in)\b|\b(?:physics|chemistry|biology|astronomy|astrophysics|genetics|neuroscience|medical|scientific)\s+research\b(?!\s+(?:compan|firm|startup|lab|institute|cent(?:er|re)|group))/i;
+
 /** Scholarly writing named by a word that is no kind noun of its own ("scholarly works", "academic articles"). */
 const SCHOLARLY_WORK = /\b(?:scholarly|academic|scientific|peer[- ]reviewed|refereed)\s+(works|articles?|writings)\b/i;
 
@@ -121,6 +124,8 @@ export function detectEntityType(query: string): { type: EntityType; noun: strin
     return { type: 'paper', noun: /\barticles\b/i.test(query) ? 'articles' : 'article' };
   }
   // "economics Nobel winners", "Nobel recipients in chemistry": winners of a research prize are researchers.
+  // "research on the cosmic microwave background", "1970s chemistry research": research said as a thing is its papers.
+  if (!first && RESEARCH_WORK.test(query)) return { type: 'paper', noun: 'research' };
   if (!first && /\bnobel\b/i.test(query) && /\b(?:winners?|recipients?|honou?rees?|awardees?)\b/i.test(query)) {
     return { type: 'researcher', noun: /\b(winners?|recipients?|honou?rees?|awardees?)\b/i.exec(query)![1]!.toLowerCase() };
   }

@@ -142,6 +142,24 @@ describe('laureates and professors', () => {
   });
 });
 
+describe('research said as a thing, and words that rank or tell how a paper came about', () => {
+  it.each([
+    ['research on the cosmic microwave background', 'Is a paper on the cosmic microwave background'],
+    ['1970s chemistry research', 'Is a chemistry paper'],
+    ['the most cited papers on quantum computing', 'Is a paper on quantum computing'],
+  ])('"%s" → "%s"', async (query, title) => {
+    const p = await plan(query);
+    expect(p.entityType).toBe('paper');
+    expect(p.filters[0]!.title).toBe(title);
+    expect(JSON.stringify(p.filters[0]!.spec.groups)).not.toMatch(/"(?:research|most|cited)"/);
+  });
+
+  it('"papers written by Nobel laureates in physics" checks no word "written"; "market research companies" stay companies', async () => {
+    expect(JSON.stringify((await plan('papers written by Nobel laureates in physics')).filters[0]!.spec.groups)).not.toMatch(/written/);
+    expect((await plan('market research companies')).entityType).toBe('company');
+  });
+});
+
 describe('a decade is searched year by year', () => {
   it('"papers published in the 1990s" gets a phrasing for each year, since pages print the year, never the decade', async () => {
     const pool = queryPool(await plan('papers published in the 1990s'));

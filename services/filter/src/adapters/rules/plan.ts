@@ -50,6 +50,8 @@ const DROP = new Set([
   // Verbs that link a thing to its event, which pages do not print ("papers that led to a Nobel prize",
   // "cited for the 2001 prize"): the event itself is what is checked.
   'led', 'lead', 'leading', 'resulted', 'contributed', 'cited', 'recognized', 'recognised', 'honored', 'honoured',
+  // "papers written by Nobel laureates", "the most cited papers": how a paper came about or is ranked, not what it is.
+  'written', 'authored', 'co-authored', 'coauthored', 'most', 'highly', 'widely',
 ]);
 /**
  * Words people use for companies in a query ("climate tech ventures", "teams hiring in Berlin") that are no kind
@@ -77,6 +79,10 @@ const GENERIC_NOUNS = new Set(
  */
 const SCHOLARLY_REGISTER: ReadonlySet<string> = new Set(['scientific', 'scholarly', 'academic', 'research', 'peer', 'reviewed', 'refereed', 'journal']);
 
+/** "the most cited", "highly influential": ranking words no page prints as a fact about the thing. */
+const RANKING_WORDS = /(?<![\w-])(?:most|highly|widely)\s+(?:cited\s+)?(?=\S)/gi;
+/** A paper's kind said in the title already ("paper", "article", "study", "work"). */
+const PAPER_NOUN = /\b(?:papers?|preprints?|publications?|articles?|stud(?:y|ies)|works?|writings?)\b/i;
 const REGISTER_WORDS = /(?<![\w-])(?:scientific|scholarly|academic|research|peer[- ]reviewed|refereed|journal)(?![\w-])\s*/gi;
 
 const KIND_LABEL: Record<EntityType, string> = {
@@ -211,7 +217,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   let text = query.replace(/\s+/g, ' ').trim().replace(/[?.!]+$/, '');
   text = text.replace(/^(please\s+)?(find|list|show(\s+me)?|give\s+me|search\s+for|look(ing)?\s+for|who\s+are|which\s+are|what\s+are)\s+/i, '');
   // "a physics paper from the 1980s": the article before the kind asks for any of them, no criterion.
-  text = text.replace(/^(?:an?|some|any)\s+(?=\S+\s+\S)/i, '');
+  text = text.replace(/^(?:an?|some|any|the(?=\s+(?:most|best|top|greatest|leading|key|major|seminal|main)\b))\s+(?=\S+\s+\S)/i, '');
   // "papers behind the 2005 Nobel Prize in Chemistry", "who won the 2012 Nobel Prize": the year is the prize's date,
   // read as the event "cited for (won) the Nobel Prize in Chemistry in 2005" rather than a word to find.
   text = text.replace(PRIZE_OF_YEAR, (...m: string[]) => {
@@ -385,7 +391,9 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   const filters: FunnelFilter[] = [];
   const kind = KIND_LABEL[parsed.entityType];
   // A paper's title says what is checked: "peer-reviewed chemistry articles" is searched as "chemistry article".
-  const head = singularHead(parsed.head.replace(PRAISE_WORDS, '').replace(parsed.entityType === 'paper' ? REGISTER_WORDS : /$^/, '').trim(), parsed.noun);
+  const said = singularHead(parsed.head.replace(PRAISE_WORDS, '').replace(RANKING_WORDS, '').replace(parsed.entityType === 'paper' ? REGISTER_WORDS : /$^/, '').trim(), parsed.noun);
+  // "research on the cosmic microwave background", "chemistry research": with "research" gone, the kind is said.
+  const head = parsed.entityType === 'paper' && said && !PAPER_NOUN.test(said) ? (/^(?:on|about|into|in|of)\b/i.test(said) ? `paper ${said}` : `${said} paper`) : said;
   // "teams hiring in Berlin": a word people use for companies, alone, is the kind itself.
   const headPhrase = head.replace(QUERY_COMPANY_NOUN, '').trim() === '' ? kind : head;
   const isA = parsed.entityType === 'news' ? 'Is' : `Is ${article(headPhrase)}`;
