@@ -10,6 +10,8 @@ import type { StopFlags, WorkItem, WorkQueue, WorkSubscription } from '@leadfind
 export interface WorkHarness {
   queue: WorkQueue;
   stopFlags: StopFlags;
+  /** Ends the consumers' pulls in progress at once, before they are stopped (else each stop waits out its pull). */
+  endPulls?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export function describeWorkQueueContract(name: string, make: () => Promise<Work
       return r;
     };
     afterEach(async () => {
+      await Promise.all(open.map((h) => h.endPulls?.()));
       await Promise.all(subscriptions.splice(0).map((s) => s.stop()));
       await Promise.all(open.splice(0).map((h) => h.close()));
     });

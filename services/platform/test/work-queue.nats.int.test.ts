@@ -25,6 +25,10 @@ describe.skipIf(!url)('NATS JetStream server', () => {
     return {
       queue,
       stopFlags,
+      async endPulls() {
+        // The server answers the durable's waiting pulls "consumer deleted" when it goes.
+        await nats.jsm.consumers.delete(stream, 'coordinators').catch(() => undefined);
+      },
       async close() {
         await queue.close();
         await stopFlags.close();
