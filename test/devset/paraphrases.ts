@@ -147,6 +147,7 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   // Typed in lower case, as people type into a search box.
   company('x77', 'dev', 'west coast healthcare startups', (f) => all(topicVerdict(f, HEALTH), statesVerdict(f, WEST_COAST))),
   company('x78', 'dev', 'startups in sf that are hiring', (f) => all(bool(f.hiring), cityVerdict(f, SF))),
+  company('x79', 'dev', 'companies in texas, georgia or illinois', (f) => statesVerdict(f, ['TX', 'GA', 'IL'])),
 
   // ---------------------------------------------------------------- researchers
   researcher('x21', 'dev', 'physicists at American universities', (f) => all(bool(f.category === 'Physics'), worksIn(f, USA))),
