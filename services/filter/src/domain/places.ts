@@ -1,3 +1,4 @@
+import nlp from 'compromise';
 import { City, State } from 'country-state-city';
 import { continents, countries } from 'countries-list';
 import worldCountries from 'world-countries';
@@ -365,6 +366,18 @@ export function knownPlace(name: string): Place | null {
   return null;
 }
 
+/**
+ * A place read beside another, in its terms: in a list after a US state, "Georgia" is the state, not the country
+ * ("in Texas, Georgia or Illinois").
+ */
+export function placeBeside(name: string, first: Place): Place | null {
+  if (first.level === 'state' && first.country) {
+    const state = gazetteer().states.get(norm(name))?.find((st) => st.country === first.country);
+    if (state) return statePlace(state.country, state.code);
+  }
+  return knownPlace(name);
+}
+
 /** Names under which a place appears in pages: itself, its aliases, and for a city its usual short forms. */
 export function placeNames(place: Place): string[] {
   const out = [place.name];
@@ -593,6 +606,11 @@ export function resolveLocation(text: string): Place[] {
   return out;
 }
 
+/** A lower-case word that compromise's lexicon tags as a place, read where a query names one ("in chicago"). */
+export function isPlaceWord(word: string): boolean {
+  return nlp(`in ${word}`).match('#Place').text().toLowerCase() === word.toLowerCase();
+}
+
 /** Words after which a query names a place. */
 const PLACE_CUE = /\b(?:in|based in|from|located in|headquartered in|hq'?(?:e?d)?\s+in|near|around|out of|on(?=\s+the\s))\s+((?:the\s+)?\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/giu;
 const NOT_PLACE = /^(Q[1-4]|January|February|March|April|May|June|July|August|September|October|November|December|the|a|an|this|last|next|my|our)$/i;
@@ -650,8 +668,9 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
       if (n === 1 && words.length > 1 && /^\p{Lu}/u.test(candidate) && /^\p{Lu}/u.test(words[1]!)) continue;
       // A lower-case single word ("in education") is a topic, not a place, unless it is a country or a city's
       // short form as people type it ("in sf", "in nyc").
+      // So is a place name compromise's lexicon knows ("in texas", "in chicago"; not "in energy", a town's name too).
       const short = n === 1 && !/^\p{Lu}/u.test(candidate) ? CITY_SHORT_FORMS[norm(candidate)] : undefined;
-      if (n === 1 && !/^\p{Lu}/u.test(candidate) && !short && !gazetteer().countries.has(norm(candidate))) continue;
+      if (n === 1 && !/^\p{Lu}/u.test(candidate) && !short && !gazetteer().countries.has(norm(candidate)) && !isPlaceWord(candidate)) continue;
       const known = short ? cityPlace(short) : knownPlace(candidate);
       if (known && onlyRegion && !stateGroupOf(known)) continue;
       if (known) {

@@ -3,7 +3,7 @@ import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } fro
 import { describeRange, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
-import { areaCore, bornPlaceBefore, findPlace, isArea, knownPlace, mainCountriesWithin, placeNames, regionsOutside, type Place } from '../../domain/places.js';
+import { areaCore, bornPlaceBefore, findPlace, isArea, isPlaceWord, knownPlace, placeBeside, mainCountriesWithin, placeNames, regionsOutside, type Place } from '../../domain/places.js';
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { isKnownTerm, splitTerms, synonymGroup } from '../../domain/synonyms.js';
@@ -207,7 +207,7 @@ export interface ParsedQuery {
 }
 
 /** The next place of a list after the first ("… or Chicago", ", Austin and Denver"): capitalised words. */
-const PLACE_LIST_NEXT = /^\s*(?:,\s*(?:(?:or|and)\s+)?|\s+(?:or|and|&)\s+)(?:the\s+)?(\p{Lu}[\p{L}.-]*(?:\s+\p{Lu}[\p{L}.-]*){0,3})/u;
+const PLACE_LIST_NEXT = /^\s*(?:,\s*(?:(?:or|and)\s+)?|\s+(?:or|and|&)\s+)(?:the\s+)?(\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/u;
 
 /** Words that rule something out, and what they rule out (up to the next clause). */
 const EXCLUSION = /\b(?:excluding|except(?:\s+for)?|other\s+than|but\s+not|apart\s+from|aside\s+from|not\s+including)\s+(.+?)(?=\s+(?:that|which|who|with|founded|based|located|headquartered|in)\b|,|$)/i;
@@ -275,9 +275,11 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     for (let m = PLACE_LIST_NEXT.exec(text.slice(end)); m; m = PLACE_LIST_NEXT.exec(text.slice(end))) {
       const words = m[1]!.split(/\s+/);
       let n = words.length;
-      while (n > 0 && !knownPlace(words.slice(0, n).join(' '))) n--;
+      // Capitalised, or a place name as people type it in lower case ("in texas, georgia or illinois").
+      const named = (k: number) => /^\p{Lu}/u.test(words[0]!) || (k === 1 ? isPlaceWord(words[0]!) : words.slice(0, k).every((w) => !/^(?:and|or|the|with|that|in)$/i.test(w)));
+      while (n > 0 && !(named(n) && placeBeside(words.slice(0, n).join(' '), found.place))) n--;
       if (n === 0) break;
-      alternatives.push(knownPlace(words.slice(0, n).join(' '))!);
+      alternatives.push(placeBeside(words.slice(0, n).join(' '), found.place)!);
       end += m[0].length - m[1]!.length + words.slice(0, n).join(' ').length;
     }
     found.end = end;

@@ -146,6 +146,21 @@ describe('places typed in lower case', () => {
     expect(JSON.stringify(p.filters[0]!.spec.groups)).not.toMatch(/"(?:bay|area|west|coast|sf|nyc)"/);
   });
 
+  it('a place name after "in" as compromise\'s lexicon knows it ("in texas", "in chicago"), not a topic ("in energy")', async () => {
+    expect((await plan('companies in texas')).filters.map((f) => f.title)).toEqual(['Is a company', 'Based in Texas']);
+    expect((await plan('fintechs in london')).filters.map((f) => f.title)).toContain('Based in London');
+    expect((await plan('startups in energy')).filters.some((f) => f.spec.kind === 'location')).toBe(false);
+  });
+
+  it('a list of places in lower case, read in the terms of the first ("georgia" after "texas" is the state)', async () => {
+    const p = await plan('companies in texas, georgia or illinois');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a company', 'Based in Texas, Georgia or Illinois']);
+    const atlanta = bareProfile('companies.example', 'Peachline', [fact('Location', 'Atlanta, GA, USA')]);
+    const tbilisi = bareProfile('companies.example', 'Kartly', [fact('Location', 'Tbilisi, Georgia')]);
+    expect(await planOutcomes(p, atlanta)).toEqual(['yes', 'yes']);
+    expect(await planOutcomes(p, tbilisi)).toEqual(['yes', 'no']);
+  });
+
   it('a lower-case region name is a place only before a kind noun ("papers on the north america plate" is none)', async () => {
     const p = await plan('papers on the north america plate');
     expect(p.filters.some((f) => f.spec.kind === 'location')).toBe(false);

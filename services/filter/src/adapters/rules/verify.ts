@@ -352,8 +352,13 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label) && !NOT_WHERE_BASED.test(e.fact.label));
   if (spec.outside) return verifyOutside(filter, target, candidate, locationFacts, evidence);
   for (const e of locationFacts) {
-    const inside = resolveLocation(e.fact!.value).find((p) => placeContains(target, p));
-    const literal = literalName(e.fact!.value, names);
+    const resolved = resolveLocation(e.fact!.value);
+    const inside = resolved.find((p) => placeContains(target, p));
+    // The name said, but of another place the gazetteer reads for certain ("Tbilisi, Georgia" for the US state):
+    // no match. A value it cannot read keeps the literal name.
+    const said = literalName(e.fact!.value, names);
+    const readOtherwise = said !== null && !inside && resolved.some((p) => p.country !== undefined && p.name.toLowerCase() !== said.toLowerCase());
+    const literal = readOtherwise ? null : said;
     if (literal && (!inside || inside.name === literal || target.level !== 'city')) return pass(filter, [e], 'stated');
     if (inside) return pass(filter, [e], 'inferred', ` (inferred: ${inside.name} lies in ${target.name})`);
   }
