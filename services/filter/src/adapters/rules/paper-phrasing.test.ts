@@ -166,9 +166,15 @@ describe('a decade is searched year by year', () => {
     for (const year of ['1991', '1995', '1999']) expect(pool.some((q) => q.endsWith(` ${year}`))).toBe(true);
   });
 
-  it('an open window ("after 1990") is not spelled out year by year', async () => {
+  it('a paper window open on one side ("after 1990") is searched by the years nearest its bound, not by every year since', async () => {
     const pool = queryPool(await plan('chemistry papers published after 1990'));
-    expect(pool.filter((q) => /\b199[2-9]\b/.test(q))).toEqual([]);
+    for (const year of ['1992', '1996', '2001']) expect(pool.some((q) => q.endsWith(` ${year}`))).toBe(true);
+    expect(pool.some((q) => /\b(?:2003|2010|2020)\b/.test(q))).toBe(false);
+  });
+
+  it('a company\'s founding window open on one side is not spelled out year by year', async () => {
+    const pool = queryPool(await plan('B2B software companies founded after 2015'));
+    expect(pool.filter((q) => /\b20(?:1[7-9]|2\d)\b/.test(q))).toEqual([]);
   });
 
   it('"a physics paper from the 1980s": the leading article is no part of the kind', async () => {

@@ -1,6 +1,6 @@
 import nlp from 'compromise';
 import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } from '@leadfinder/wire';
-import { describeRange, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
+import { describeRange, OPEN_START, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
 import { areaCore, bornPlaceBefore, findPlace, isArea, isPlaceWord, knownPlace, placeBeside, mainCountriesWithin, placeNames, regionsOutside, type Place } from '../../domain/places.js';
@@ -564,6 +564,9 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   // "papers published in the 1990s": pages print the year ("First published 1993"), never the decade; each year of
   // a window of a few years gets a phrasing after the others (later rounds reach them).
   pool.push(...yearsWithin(plan.dateRange).slice(1).map((y) => [typeTitle, place, y].filter(Boolean).join(' ')));
+  // "papers published after 1985": a publication's own page prints its year; the years nearest the bound are searched
+  // one by one, last of all.
+  if (type?.kind === 'type' && PUBLISHED_KINDS.has(type.entityType)) pool.push(...yearsNearBound(plan.dateRange).map((y) => [typeTitle, place, y].filter(Boolean).join(' ')));
   // "Outside the United States": the excluded place is no search word, but the continents outside it are.
   if (loc?.kind === 'location' && loc.outside) {
     const what = typedPhrasings(specs, typeTitle, '', noun)[0] ?? typeTitle;
@@ -592,6 +595,23 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   const chosen = specific.length >= 4 ? specific : [...specific, ...pool.filter((q) => q.length > 0 && !specific.includes(q))];
   const steered = steerByPageTypes(chosen, plan.sites.pageTypes);
   return [...new Set(steered.filter((q) => q.length > 0))];
+}
+
+/** Kinds dated by their own publication, whose pages print the year. */
+const PUBLISHED_KINDS: ReadonlySet<EntityType> = new Set(['paper', 'book']);
+
+/** The eleven years nearest the bound of a window open on one side ("after 1985": 1987-1997; the bound's year is searched already). */
+function yearsNearBound(range: Pick<DateRange, 'from' | 'to'> | null): string[] {
+  if (!range) return [];
+  if (range.to === null && range.from !== OPEN_START) {
+    const from = Number(range.from.slice(0, 4));
+    return Array.from({ length: 11 }, (_, i) => String(from + 1 + i));
+  }
+  if (range.from === OPEN_START && range.to) {
+    const to = Number(range.to.slice(0, 4));
+    return Array.from({ length: 11 }, (_, i) => String(to - 1 - i));
+  }
+  return [];
 }
 
 /** Every year of a closed window of two to twelve years, in order; none for an open or a longer one. */
