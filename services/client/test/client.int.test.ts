@@ -131,7 +131,7 @@ describe('follow', () => {
 
   it('advances its cursor only past events the caller has handled', async () => {
     const { id } = await direct.createSearch({ q: QUERY, target: 5 });
-    await direct.waitForResult(id, { intervalMs: 1000 });
+    await direct.waitForResult(id, { intervalMs: 100 });
     const truth = await allEvents(id);
 
     const first = direct.follow(id);
@@ -152,7 +152,7 @@ describe('follow', () => {
 
   it('takes the server’s 204 for a finished run it has caught up with as the end, with the run confirmed', async () => {
     const { id } = await direct.createSearch({ q: QUERY, target: 5 });
-    await direct.waitForResult(id, { intervalMs: 1000 });
+    await direct.waitForResult(id, { intervalMs: 100 });
     const last = (await allEvents(id)).at(-1)!.seq;
     const answer = await fetch(`${server.url}/v1/searches/${id}/events?since=${last}`, { headers: { authorization: `Bearer ${apiKey}` } });
     expect(answer.status).toBe(204);
@@ -173,7 +173,7 @@ describe('follow', () => {
     }
     expect(count).toBe(1);
     expect(follower.run).toBeNull();
-    await direct.waitForResult(id, { intervalMs: 1000 });
+    await direct.waitForResult(id, { intervalMs: 100 });
   });
 });
 
