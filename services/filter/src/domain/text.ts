@@ -116,8 +116,8 @@ export function matchesGroup(haystackStems: readonly string[], group: readonly s
  * adjective is regular; first match wins.
  */
 const DERIVED_ADJECTIVE: readonly [RegExp, string[]][] = [
-  // "catalysis": "catalytic", and the agent titles name ("catalysts").
-  [/ysis$/, ['ytic', 'yst']],
+  // "catalysis": "catalytic", the agent titles name ("catalysts") and the verb ("catalyzed", "catalysed").
+  [/ysis$/, ['ytic', 'yst', 'yze', 'yse']],
   [/icity$/, ['ic']],
   [/ability$/, ['able']],
   [/ibility$/, ['ible']],

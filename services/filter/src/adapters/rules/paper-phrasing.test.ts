@@ -30,6 +30,8 @@ describe('a topic word meets the title in another form of the word', () => {
     const p = await plan('catalysis research papers');
     const grubbs = bareProfile('journals.example', 'Syntheses and activities of new single component ruthenium based olefin metathesis catalysts', [fact('Keywords', 'Chemistry')]);
     expect(await planOutcomes(p, grubbs)).toEqual(['yes']);
+    const schrock = bareProfile('journals.example', 'Living ring opening metathesis polymerization catalyzed by transition metal alkylidene complexes', [fact('Keywords', 'Chemistry')]);
+    expect(await planOutcomes(p, schrock)).toEqual(['yes']);
     expect(p.queries.some((q) => /\bcatalytic\b/.test(q))).toBe(true);
   });
 
