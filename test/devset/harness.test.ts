@@ -88,6 +88,19 @@ describe('the fake web', () => {
     }
   });
 
+  it('serves the dev-only probe ld-variants only when named, and never on the held-out web', () => {
+    const probe = buildWeb(KIND_SITES, entities, { split: 'dev', day: DEVSET_DAY, shapes: ['ld-variants'] });
+    expect(new Set(probe.map((p) => p.shape))).toEqual(new Set(['ld-variants']));
+    expect(new Set(probe.flatMap((p) => p.entities))).toEqual(new Set(entities.map((e) => e.key)));
+    // Facts only in JSON-LD: the visible page has the name and links, no facts list and no founding year.
+    const stripe = probe.find((p) => p.entities[0] === byName('Stripe').key)!;
+    const body = stripe.html.slice(stripe.html.indexOf('<body>'));
+    expect(body).not.toMatch(/<(li|dl|table)\b/);
+    expect(body).not.toContain('2012');
+    expect(stripe.html).toContain('application/ld+json');
+    expect(() => buildWeb(KIND_SITES, entities, { split: 'test', day: DEVSET_DAY, shapes: ['ld-variants'] })).toThrow(/not in the test split/);
+  });
+
   it('dates pages from the records or the injected day, never later', () => {
     for (const p of [...dev, ...test]) {
       expect(p.published, p.url).not.toBeNull();

@@ -19,12 +19,14 @@ import { infoboxPage, microdataPage } from './extra-shapes.js';
 import { homepageLdPage, profileCardPage, roundupPages } from './more-shapes.js';
 import { addDays, documentHtml, esc, hashOf, slugify } from './html.js';
 import { bibliographyPages, journalPage, journalUrl, profileLdPage, profileLdUrl, rankedListPages, spotlightPage, spotlightUrl, trackerProfilePage, trackerUrl } from './variant-shapes.js';
+import { ldVariantPage } from './ld-variant-shapes.js';
 import type { DevEntity } from './records.js';
 import type { EntityGroup, EntityView, KindSite } from './site-model.js';
 
 export type Split = 'dev' | 'test';
 export type Shape = 'profile-list' | 'about' | 'directory' | 'table' | 'infobox' | 'microdata' | 'profile-card' | 'homepage-ld' | 'roundup'
   | 'tracker-profile' | 'spotlight' | 'ranked-list' | 'profile-ld' | 'journal-page' | 'bibliography'
+  | 'ld-variants'
   | 'profile-dl' | 'jsonld' | 'news';
 
 export const SHAPES_BY_SPLIT: Record<Split, readonly Shape[]> = {
@@ -35,6 +37,10 @@ export const SHAPES_BY_SPLIT: Record<Split, readonly Shape[]> = {
     'journal-page', 'bibliography'],
   test: ['profile-dl', 'jsonld', 'news'],
 };
+
+/** Dev-only probe shapes: served only when named in `--shapes`, never in a split's default web (the figures of
+ * record do not move with them). `ld-variants` (ld-variant-shapes.ts): JSON-LD as real sites vary schema.org. */
+export const DEV_PROBE_SHAPES: readonly Shape[] = ['ld-variants'];
 
 export interface WebPage {
   url: string;
@@ -213,7 +219,8 @@ class WebBuilder {
 
   build(entities: readonly DevEntity[]): void {
     const shapes = this.options.shapes ?? SHAPES_BY_SPLIT[this.options.split];
-    const foreign = shapes.filter((s) => !SHAPES_BY_SPLIT[this.options.split].includes(s));
+    const allowed = this.options.split === 'dev' ? [...SHAPES_BY_SPLIT.dev, ...DEV_PROBE_SHAPES] : SHAPES_BY_SPLIT[this.options.split];
+    const foreign = shapes.filter((s) => !allowed.includes(s));
     if (foreign.length > 0) throw new Error(`shapes ${foreign.join(', ')} are not in the ${this.options.split} split`);
     const views = [...this.views.values()];
     for (const v of views) {
@@ -223,6 +230,7 @@ class WebBuilder {
       if (shapes.includes('microdata')) this.add(microdataPage(v.entity, this.options.day));
       if (shapes.includes('profile-card')) this.add(profileCardPage(v.entity, this.options.day));
       if (shapes.includes('homepage-ld')) this.add(homepageLdPage(v.entity, this.options.day));
+      if (shapes.includes('ld-variants')) this.add(ldVariantPage(v.entity, this.options.day));
       if (shapes.includes('tracker-profile')) this.add(trackerProfilePage(v.entity, entities, this.options.day));
       if (shapes.includes('spotlight')) this.add(spotlightPage(v.entity, entities, this.options.day));
       if (shapes.includes('profile-ld')) this.add(profileLdPage(v.entity, entities, this.options.day));
