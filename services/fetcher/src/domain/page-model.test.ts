@@ -171,6 +171,32 @@ describe('JSON-LD graphs with @id references', () => {
   });
 });
 
+describe('schema.org places as real sites write them', () => {
+  const page = (entity: object) => extractHtml(`<html><head><title>About us</title><script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', ...entity })}</script></head><body><main><h1>Acme</h1></main></body></html>`);
+
+  it('an address array is several places, ";" between them, so the second office is not read as part of the first', () => {
+    const facts = page({ '@type': 'Corporation', name: 'Momentus', address: [
+      { '@type': 'PostalAddress', addressLocality: 'San Francisco', addressRegion: 'CA', addressCountry: 'United States' },
+      { '@type': 'PostalAddress', addressLocality: 'Santa Clara', addressRegion: 'CA', addressCountry: 'United States' },
+    ] }).model?.subject?.facts;
+    expect(facts).toContainEqual(expect.objectContaining({ label: 'Location', value: 'San Francisco, CA, United States; Santa Clara, CA, United States' }));
+  });
+
+  it('a location array of Places named by their city says each city once', () => {
+    const facts = page({ '@type': 'Organization', name: 'Codecademy', location: [
+      { '@type': 'Place', name: 'New York', address: { '@type': 'PostalAddress', addressLocality: 'New York', addressRegion: 'NY', addressCountry: 'United States' } },
+      { '@type': 'Place', name: 'Berlin', address: { '@type': 'PostalAddress', addressLocality: 'Berlin', addressCountry: 'Germany' } },
+    ] }).model?.subject?.facts;
+    expect(facts).toContainEqual(expect.objectContaining({ label: 'Location', value: 'New York, NY, United States; Berlin, Germany' }));
+  });
+
+  it('a list of other things (authors, keywords) stays one comma-separated value', () => {
+    const facts = page({ '@type': 'ScholarlyArticle', name: 'Detection of the free neutrino', author: [{ '@type': 'Person', name: 'C. L. Cowan' }, { '@type': 'Person', name: 'F. Reines' }], keywords: ['Physics', 'Neutrinos'] }).model?.subject?.facts;
+    expect(facts).toContainEqual(expect.objectContaining({ label: 'Author', value: 'C. L. Cowan, F. Reines' }));
+    expect(facts).toContainEqual(expect.objectContaining({ label: 'Tags', value: 'Physics, Neutrinos' }));
+  });
+});
+
 describe('links whose path carries a cut slug', () => {
   it('a long title linked to a page whose slug the site cut short is an item with its lead', () => {
     const title = 'Ordering metastability and phase transitions in two dimensional systems';

@@ -126,14 +126,17 @@ function valueText(value: unknown, depth = 0, nodes: NodeIndex = new Map()): str
   if (depth > 4 || value === null || value === undefined) return '';
   if (typeof value === 'string') return clean(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.map((v) => valueText(v, depth + 1, nodes)).filter(Boolean).join(', ');
+  // Several places (an organisation's offices: `address` or `location` as an array) are separate places, written
+  // as pages list them, ";" between them, so "San Francisco, CA, USA; Santa Clara, CA, USA" is not read as one place.
+  if (Array.isArray(value)) return value.map((v) => valueText(v, depth + 1, nodes)).filter(Boolean).join(value.length > 1 && value.every(placeLike) ? '; ' : ', ');
   if (typeof value === 'object') {
     let o = value as Record<string, unknown>;
     const ref = typeof o['@id'] === 'string' && Object.keys(o).length === 1 ? nodes.get(o['@id']) : undefined;
     if (ref) o = ref;
     // An organisation with its address ("affiliation": a university in Uppsala) keeps where it is.
     const where = typeof o.name === 'string' && (o.address || o.location) ? valueText(o.address ?? o.location, depth + 1, nodes) : '';
-    if (typeof o.name === 'string') return where ? `${clean(o.name)}, ${where}` : clean(o.name);
+    // A Place named by its own first address part ({name: "Boston", address: {addressLocality: "Boston", …}}) says it once.
+    if (typeof o.name === 'string') return where && !where.toLowerCase().startsWith(`${clean(o.name).toLowerCase()},`) ? `${clean(o.name)}, ${where}` : where && placeLike(o) ? where : clean(o.name);
     const address = ['streetAddress', 'addressLocality', 'addressRegion', 'addressCountry', 'postalCode']
       .map((k) => valueText(o[k], depth + 1, nodes))
       .filter(Boolean);
@@ -143,6 +146,18 @@ function valueText(value: unknown, depth = 0, nodes: NodeIndex = new Map()): str
     if (o.minValue !== undefined || o.maxValue !== undefined) return [o.minValue, o.maxValue].filter((v) => v !== undefined).join('–');
   }
   return '';
+}
+
+/** schema.org's place types (Place and its subtypes a page uses for a site or an office) and PostalAddress. */
+const PLACE_TYPE = /^(?:Place|PostalAddress|City|State|Country|AdministrativeArea)$/i;
+
+/** A JSON-LD value that is a place: typed as one, or an untyped object with address parts. */
+function placeLike(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const o = value as Record<string, unknown>;
+  const types = [o['@type']].flat().filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^.*[/#]/, ''));
+  if (types.length > 0) return types.some((t) => PLACE_TYPE.test(t));
+  return ['addressLocality', 'addressRegion', 'addressCountry', 'streetAddress'].some((k) => k in o);
 }
 
 /** "isHiring" → "Is hiring", "team_size" → "Team size". */
