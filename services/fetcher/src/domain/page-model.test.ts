@@ -190,6 +190,14 @@ describe('schema.org places as real sites write them', () => {
     expect(facts).toContainEqual(expect.objectContaining({ label: 'Location', value: 'New York, NY, United States; Berlin, Germany' }));
   });
 
+  it('a plain Article in a journal (isPartOf a Periodical, or an issue of one) is a paper; in a newspaper or a site it is news', () => {
+    const article = (isPartOf: object) => page({ '@type': 'Article', headline: 'Evidence for oscillation of atmospheric neutrinos', author: 'T. Kajita', datePublished: '1998', isPartOf }).model?.subject?.kind;
+    expect(article({ '@type': 'Periodical', name: 'Physical Review Letters' })).toBe('paper');
+    expect(article({ '@type': 'PublicationIssue', issueNumber: '8', isPartOf: { '@type': 'Periodical', name: 'Physical Review Letters' } })).toBe('paper');
+    expect(article({ '@type': 'Newspaper', name: 'The Daily Planet' })).toBe('news');
+    expect(article({ '@type': 'WebSite', name: 'Science Blog' })).toBe('news');
+  });
+
   it('a list of other things (authors, keywords) stays one comma-separated value', () => {
     const facts = page({ '@type': 'ScholarlyArticle', name: 'Detection of the free neutrino', author: [{ '@type': 'Person', name: 'C. L. Cowan' }, { '@type': 'Person', name: 'F. Reines' }], keywords: ['Physics', 'Neutrinos'] }).model?.subject?.facts;
     expect(facts).toContainEqual(expect.objectContaining({ label: 'Author', value: 'C. L. Cowan, F. Reines' }));

@@ -160,6 +160,28 @@ function placeLike(value: unknown): boolean {
   return ['addressLocality', 'addressRegion', 'addressCountry', 'streetAddress'].some((k) => k in o);
 }
 
+/** schema.org's types of a journal and its parts; a Newspaper is a Periodical too, but its articles are news. */
+const JOURNAL_TYPE = /^(?:Periodical|PublicationVolume|PublicationIssue)$/i;
+
+/**
+ * A plain schema.org `Article` that is part of a journal (`isPartOf` a Periodical, or a volume or issue of one) is a
+ * journal article, as a ScholarlyArticle would say: many publishers write the generic type with the journal beside it.
+ */
+function journalArticle(o: Record<string, unknown>, nodes: NodeIndex): boolean {
+  const typeNames = (value: unknown) => [value].flat().filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^.*[/#]/, ''));
+  if (!typeNames(o['@type']).some((t) => /^article$/i.test(t))) return false;
+  const journalPart = (value: unknown, depth: number): boolean => {
+    if (depth > 3 || value === null || typeof value !== 'object') return false;
+    if (Array.isArray(value)) return value.some((v) => journalPart(v, depth + 1));
+    let part = value as Record<string, unknown>;
+    if (typeof part['@id'] === 'string' && Object.keys(part).length === 1) part = nodes.get(part['@id']) ?? part;
+    const types = typeNames(part['@type']);
+    if (types.some((t) => /^newspaper$/i.test(t))) return false;
+    return types.some((t) => JOURNAL_TYPE.test(t)) || journalPart(part.isPartOf, depth + 1);
+  };
+  return journalPart(o.isPartOf, 0);
+}
+
 /** "isHiring" → "Is hiring", "team_size" → "Team size". */
 function humanise(key: string): string {
   const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
@@ -224,7 +246,7 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
     const o = node as Record<string, unknown>;
     const type = o['@type'];
     if (typeof type === 'string' && /ItemList$/i.test(type)) listed = true;
-    const kind = kindOfSchemaType(type);
+    const kind = journalArticle(o, nodes) ? 'paper' : kindOfSchemaType(type);
     const name = typeof o.name === 'string' ? clean(o.name) : typeof o.headline === 'string' ? clean(o.headline) : '';
     const partOfAnother = typeof o['@id'] === 'string' && referenced.has(o['@id']);
     if (kind && name && !partOfAnother) {
