@@ -198,6 +198,14 @@ describe('schema.org places as real sites write them', () => {
     expect(article({ '@type': 'WebSite', name: 'Science Blog' })).toBe('news');
   });
 
+  it('several affiliations each with its place are separate, so the second university is not read as in the first one\'s country', () => {
+    const facts = page({ '@type': 'Person', name: 'Shinya Yamanaka', affiliation: [
+      { '@type': 'CollegeOrUniversity', name: 'Kyoto University', address: { '@type': 'PostalAddress', addressLocality: 'Kyoto', addressCountry: 'Japan' } },
+      { '@type': 'Organization', name: 'Gladstone Institutes', address: 'San Francisco, CA, United States' },
+    ] }).model?.subject?.facts;
+    expect(facts).toContainEqual(expect.objectContaining({ label: 'Affiliation', value: 'Kyoto University, Kyoto, Japan; Gladstone Institutes, San Francisco, CA, United States' }));
+  });
+
   it('a list of other things (authors, keywords) stays one comma-separated value', () => {
     const facts = page({ '@type': 'ScholarlyArticle', name: 'Detection of the free neutrino', author: [{ '@type': 'Person', name: 'C. L. Cowan' }, { '@type': 'Person', name: 'F. Reines' }], keywords: ['Physics', 'Neutrinos'] }).model?.subject?.facts;
     expect(facts).toContainEqual(expect.objectContaining({ label: 'Author', value: 'C. L. Cowan, F. Reines' }));

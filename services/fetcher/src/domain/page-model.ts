@@ -126,9 +126,14 @@ function valueText(value: unknown, depth = 0, nodes: NodeIndex = new Map()): str
   if (depth > 4 || value === null || value === undefined) return '';
   if (typeof value === 'string') return clean(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  // Several places (an organisation's offices: `address` or `location` as an array) are separate places, written
-  // as pages list them, ";" between them, so "San Francisco, CA, USA; Santa Clara, CA, USA" is not read as one place.
-  if (Array.isArray(value)) return value.map((v) => valueText(v, depth + 1, nodes)).filter(Boolean).join(value.length > 1 && value.every(placeLike) ? '; ' : ', ');
+  // Several places (an organisation's offices: `address` or `location` as an array), or several things each with its
+  // place (a scientist's two universities), are written as pages list them, ";" between them, so "San Francisco, CA,
+  // USA; Santa Clara, CA, USA" is not read as one place, nor "Kyoto University, Kyoto, Japan; Gladstone Institutes,
+  // San Francisco, CA, USA" as one university in the last country named.
+  if (Array.isArray(value)) {
+    const separate = value.length > 1 && value.every((v) => placeLike(v) || placed(v, nodes));
+    return value.map((v) => valueText(v, depth + 1, nodes)).filter(Boolean).join(separate ? '; ' : ', ');
+  }
   if (typeof value === 'object') {
     let o = value as Record<string, unknown>;
     const ref = typeof o['@id'] === 'string' && Object.keys(o).length === 1 ? nodes.get(o['@id']) : undefined;
@@ -180,6 +185,14 @@ function journalArticle(o: Record<string, unknown>, nodes: NodeIndex): boolean {
     return types.some((t) => JOURNAL_TYPE.test(t)) || journalPart(part.isPartOf, depth + 1);
   };
   return journalPart(o.isPartOf, 0);
+}
+
+/** A named thing that carries its own place (an organisation with an address or a location), by value or by @id. */
+function placed(value: unknown, nodes: NodeIndex): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  let o = value as Record<string, unknown>;
+  if (typeof o['@id'] === 'string' && Object.keys(o).length === 1) o = nodes.get(o['@id']) ?? o;
+  return typeof o.name === 'string' && Boolean(o.address || o.location);
 }
 
 /** "isHiring" → "Is hiring", "team_size" → "Team size". */
