@@ -71,16 +71,29 @@ describe('planning the demo query', () => {
 });
 
 describe('screening excerpts', () => {
+  const hit = (url: string, title: string, snippet: string, rank: number) => ({ url, title, snippet, publishedAt: '2025-11-02', provider: 'corpus', rank });
+
   it('scores a matching excerpt above the threshold and an unrelated one below it', async () => {
     const plan = await demoPlan();
-    const hit = (url: string, title: string, snippet: string) => ({ url, title, snippet, publishedAt: '2025-11-02', provider: 'corpus', rank: 1 });
     const { scores } = await reasoner.screen({ plan, hits: [
-      hit('a', 'Lumora raises seed funding', 'Lumora, a Berlin-based AI startup, has raised a €2 million seed round.'),
-      hit('b', 'Best bakeries in Lisbon', 'Where to eat pastel de nata.'),
+      hit('a', 'Lumora raises seed funding', 'Lumora, a Berlin-based AI startup, has raised a €2 million seed round.', 7),
+      hit('b', 'Best bakeries in Lisbon', 'Where to eat pastel de nata.', 8),
     ] }, { signal });
     expect(scores[0]!.pass).toBe(true);
     expect(scores[1]!.pass).toBe(false);
     expect(scores[0]!.score).toBeGreaterThan(scores[1]!.score);
+  });
+
+  it("passes a search engine's top three results whatever their excerpt shows, scored as the excerpt earns", async () => {
+    const plan = await demoPlan();
+    // An entity's own page whose facts sit in structured data: the excerpt is a tagline.
+    const { scores } = await reasoner.screen({ plan, hits: [
+      hit('own', 'Lumora', 'Software that listens.', 1),
+      hit('third', 'Lumora | About', 'Software that listens.', 3),
+      hit('fourth', 'Lumora | Team', 'Software that listens.', 4),
+    ] }, { signal });
+    expect(scores.map((s) => s.pass)).toEqual([true, true, false]);
+    expect(scores[0]!.score).toBeLessThan(0.33);
   });
 });
 

@@ -17,9 +17,16 @@ const FORM_WORDS: Record<string, string[]> = {
 export const SCREEN_THRESHOLD = 0.33;
 
 /**
+ * A hit the search engine ranked this high for a query passes whatever its excerpt shows: the engine matched
+ * it on text the excerpt leaves out (an entity's own page whose facts sit in structured data and whose
+ * description is a tagline). Bounded: at most this many pages a query beyond what the excerpts earn.
+ */
+export const SCREEN_TRUSTED_RANKS = 3;
+
+/**
  * Scores a search hit from its title and snippet: the share of the plan's term groups it contains,
  * with the kind's nouns as one group. A hit published before the date floor keeps half its score,
- * since an old page rarely reports a recent event.
+ * since an old page rarely reports a recent event. The score orders what is opened first.
  */
 export function screenHits(plan: ResearchPlan, hits: readonly SearchHit[]): ScreenScore[] {
   const groups: string[][] = [[...TYPE_NOUNS[plan.entityType]]];
@@ -46,6 +53,6 @@ export function screenHits(plan: ResearchPlan, hits: readonly SearchHit[]): Scre
     let score = groups.length === 1 || others.length === 0 ? matched / groups.length : matched / (others.length + (kindShown ? 1 : 0));
     if (floor && hit.publishedAt && hit.publishedAt.slice(0, 10) < floor) score *= 0.5;
     score = Math.round(score * 1000) / 1000;
-    return { url: hit.url, score, pass: score >= SCREEN_THRESHOLD };
+    return { url: hit.url, score, pass: score >= SCREEN_THRESHOLD || hit.rank <= SCREEN_TRUSTED_RANKS };
   });
 }
