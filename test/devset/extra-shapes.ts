@@ -43,12 +43,12 @@ function longDate(iso: string): string {
   return `${d} ${MONTHS[(m ?? 1) - 1]} ${y}`;
 }
 
-function countryName(country: string | null): string | null {
+export function countryName(country: string | null): string | null {
   if (!country) return null;
   return country === 'USA' || country === 'United States of America' ? 'United States' : country;
 }
 
-function placeLine(p: Place): string {
+export function placeLine(p: Place): string {
   return [p.city, p.region, countryName(p.country)].filter(Boolean).join(', ');
 }
 

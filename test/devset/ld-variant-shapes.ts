@@ -15,7 +15,9 @@
  * The page shows no prose and no facts list: a heading and links only. It is not in the dev split's default web
  * (the figures of record are unchanged by it): serve it with `--split dev --shapes ld-variants`.
  */
+import { countryName as country, placeLine as placeText } from './extra-shapes.js';
 import { batchCode, documentHtml, esc, hashOf, pick, prizeName } from './html.js';
+import { authorName, sizeBucket } from './more-shapes.js';
 import type { CompanyFields, DevEntity, PaperFields, Place, ResearcherFields } from './records.js';
 
 export interface LdVariantPage {
@@ -34,28 +36,7 @@ export function ldVariantUrl(e: DevEntity): string {
   return e.domain ? `https://${e.domain}/about-us` : `https://${OWN_FALLBACK[e.kind]}/${e.slug}/about-us`;
 }
 
-function country(c: string | null): string | null {
-  if (!c) return null;
-  return c === 'USA' || c === 'United States of America' ? 'United States' : c;
-}
-
-function authorName(raw: string): string {
-  const [last, given] = raw.split(',').map((s) => s.trim());
-  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-  const family = (last ?? '').split(/\s+/).map(cap).join(' ');
-  if (!given) return family;
-  const first = /^[a-z]{1,3}$/.test(given) ? given.toUpperCase().split('').map((c) => `${c}.`).join('') : given.split(/\s+/).map(cap).join(' ');
-  return `${first} ${family}`;
-}
-
-function sizeRange(n: number): { min: number; max: number | null } {
-  const bounds: [number, number | null][] = [[1, 10], [11, 50], [51, 200], [201, 500], [501, 1000], [1001, 5000], [5001, 10000], [10001, null]];
-  const [min, max] = bounds.find(([lo, hi]) => n >= lo && (hi === null || n <= hi)) ?? [1, 10];
-  return { min, max };
-}
-
 const postal = (p: Place) => ({ '@type': 'PostalAddress', ...(p.city ? { addressLocality: p.city } : {}), ...(p.region ? { addressRegion: p.region } : {}), ...(p.country ? { addressCountry: country(p.country) } : {}) });
-const placeText = (p: Place) => [p.city, p.region, country(p.country)].filter(Boolean).join(', ');
 
 function companyLd(e: DevEntity, c: CompanyFields, url: string): Record<string, unknown> {
   const seed = (what: string) => `${e.key}:ld:${what}`;
@@ -66,7 +47,7 @@ function companyLd(e: DevEntity, c: CompanyFields, url: string): Record<string, 
     { location: c.places.map((p) => ({ '@type': 'Place', name: p.city ?? placeText(p), address: postal(p) })) },
   ], seed('place'));
   const founded = e.date ? { foundingDate: pick([e.date.slice(0, 4), e.date], seed('founded')) } : {};
-  const range = c.teamSize !== null ? sizeRange(c.teamSize) : null;
+  const range = c.teamSize !== null ? sizeBucket(c.teamSize) : null;
   const size = c.teamSize === null || range === null ? {} : { numberOfEmployees: pick<unknown>([
     c.teamSize,
     { '@type': 'QuantitativeValue', value: c.teamSize },

@@ -81,7 +81,7 @@ export function sizeBucket(n: number): { min: number; max: number | null; text: 
 }
 
 /** "thouless, dj" → "D.J. Thouless" (another way of printing the record's abbreviated names). */
-function authorName(raw: string): string {
+export function authorName(raw: string): string {
   const [last, given] = raw.split(',').map((s) => s.trim());
   const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
   const family = (last ?? '').split(/\s+/).map(cap).join(' ');
