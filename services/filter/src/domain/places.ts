@@ -620,14 +620,15 @@ const AFTER_FIELD_NOUN = /\b(?:prizes?|awards?|medals?|degrees?|ph\.?d\.?s?|doct
 /** Names of fields of study ("Physics", "Economics", "Biology", "Chemistry"): a capitalised topic, not a town. */
 const FIELD_NAME = /^(?:\p{Lu}\p{Ll}+(?:ics|ology|istry|ography|onomy|ophy)|Medicine|Physiology|Literature|Peace|Engineering|Law|Science|Sciences|Mathematics|Computer Science|Economic Sciences)$/u;
 
+/** The phrases the words start with, four words down to one: a place's name is its longest match. */
+function leadingPhrases(words: readonly string[]): string[] {
+  const longest = Math.min(4, words.length);
+  return Array.from({ length: longest }, (_, i) => words.slice(0, longest - i).join(' '));
+}
+
 /** The words start with a country's name (up to four words; "the" before it allowed). */
 function countryAhead(text: string): boolean {
-  const words = text.replace(/^the\s+/i, '').split(/\s+/);
-  for (let n = Math.min(4, words.length); n >= 1; n--) {
-    const name = words.slice(0, n).join(' ');
-    if (!FIELD_NAME.test(name) && knownPlace(name)?.level === 'country') return true;
-  }
-  return false;
+  return leadingPhrases(text.replace(/^the\s+/i, '').split(/\s+/)).some((name) => !FIELD_NAME.test(name) && knownPlace(name)?.level === 'country');
 }
 
 /** Finds a place named after "in/based in/from/…" (the gazetteer's longest match, then a capitalised name). */
@@ -635,13 +636,9 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
   // "outside (of) the United States", "not (based) in the US", "not headquartered in California": a place to exclude.
   const outside = /\b(?:(?:(?:based|located|headquartered)\s+)?outside(?:\s+of)?|not\s+(?:(?:based|located|headquartered)\s+)?in)\s+(?:the\s+)?(\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*){0,3})/iu.exec(query);
   if (outside) {
-    const words = outside[1]!.split(/\s+/);
-    for (let n = Math.min(4, words.length); n >= 1; n--) {
-      const known = knownPlace(words.slice(0, n).join(' '));
-      if (known) {
-        const end = outside.index + outside[0].indexOf(outside[1]!) + words.slice(0, n).join(' ').length;
-        return { place: known, start: outside.index, end, outside: true };
-      }
+    for (const phrase of leadingPhrases(outside[1]!.split(/\s+/))) {
+      const known = knownPlace(phrase);
+      if (known) return { place: known, start: outside.index, end: outside.index + outside[0].indexOf(outside[1]!) + phrase.length, outside: true };
     }
   }
   // "non-US startups", "non-European companies": a place ruled out, said before the noun.
@@ -691,11 +688,15 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
   return attributivePlace(query);
 }
 
-/** Names of regions and areas of two words or more, lower-cased, longest first ("san francisco bay area" before "bay area"). */
-const SEVERAL_WORD_REGIONS: readonly string[] = [...new Set([
+/**
+ * Names of regions and areas of two words or more, lower-cased, longest first ("san francisco bay area" before
+ * "bay area"), each with the pattern that finds it as whole words followed by another word (compiled once).
+ */
+const SEVERAL_WORD_REGIONS: readonly { name: string; at: RegExp }[] = [...new Set([
   ...NAMED_AREAS.flatMap((a) => a.names), ...STATE_GROUPS.flatMap((g) => g.names), ...SUBREGIONS.flatMap((r) => r.names),
   ...Object.values(continents),
-].map((n) => n.toLowerCase()).filter((n) => n.includes(' ')))].sort((a, b) => b.length - a.length);
+].map((n) => n.toLowerCase()).filter((n) => n.includes(' ')))].sort((a, b) => b.length - a.length)
+  .map((name) => ({ name, at: new RegExp(`(?<![\\p{L}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=\\s+\\p{L})`, 'u') }));
 
 /** A kind noun right after a place (up to two sector words between): "Berlin startups", "Austin fintech companies". */
 const KIND_NOUN_AFTER = /^\s+(?:[\p{L}&-]+\s+){0,2}?(?:startups?|start-ups?|compan(?:y|ies)|firms?|businesses|organi[sz]ations|nonprofits|agencies|scale-?ups|labs)\b/iu;
@@ -709,8 +710,8 @@ function attributivePlace(query: string): { place: Place; start: number; end: nu
   // A region or area of several words before the noun, in any case ("bay area ai startups", "west coast climate
   // startups"): its whole name says it is a place, as one capitalised word alone would not.
   const lowered = query.toLowerCase();
-  for (const name of SEVERAL_WORD_REGIONS) {
-    const at = new RegExp(`(?<![\\p{L}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=\\s+\\p{L})`, 'u').exec(lowered);
+  for (const { name, at: pattern } of SEVERAL_WORD_REGIONS) {
+    const at = pattern.exec(lowered);
     // Only right before a kind noun, as "Berlin startups" is read ("papers on the north america plate" name none).
     if (!at || !KIND_NOUN_AFTER.test(query.slice(at.index + name.length))) continue;
     const place = knownPlace(query.slice(at.index, at.index + name.length));
