@@ -96,11 +96,14 @@ function clean(text: string): string {
   return normaliseSpace(text);
 }
 
+/** A JSON-LD `@type` value's type names, one or several, without a vocabulary prefix ("https://schema.org/Place" → "Place"). */
+function schemaTypeNames(type: unknown): string[] {
+  return [type].flat().filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^.*[/#]/, ''));
+}
+
 function kindOfSchemaType(type: unknown): EntityType | null {
-  const types = Array.isArray(type) ? type : [type];
-  for (const t of types) {
-    if (typeof t !== 'string') continue;
-    const k = SCHEMA_KIND[t.replace(/^.*[/#]/, '').toLowerCase()];
+  for (const t of schemaTypeNames(type)) {
+    const k = SCHEMA_KIND[t.toLowerCase()];
     if (k) return k;
   }
   return null;
@@ -112,14 +115,18 @@ function kindOfSchemaType(type: unknown): EntityType | null {
  * "Type" fact would on a profile.
  */
 function organisationForm(type: unknown): string | null {
-  const names = (Array.isArray(type) ? type : [type]).filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^.*[/#]/, ''));
-  return names.find((n) => SCHEMA_KIND[n.toLowerCase()] === 'company' && !/^(?:organization|company)$/i.test(n)) ?? null;
+  return schemaTypeNames(type).find((n) => SCHEMA_KIND[n.toLowerCase()] === 'company' && !/^(?:organization|company)$/i.test(n)) ?? null;
 }
 
 // ── JSON-LD ─────────────────────────────────────────────────────────────────────────────────────
 
 /** JSON-LD nodes by their @id, so a reference ({"@id": "#org"}) reads as the node it points to. */
 type NodeIndex = ReadonlyMap<string, Record<string, unknown>>;
+
+/** The node a bare reference ({"@id": "#org"}) points to, else the object itself. */
+function dereference(o: Record<string, unknown>, nodes: NodeIndex): Record<string, unknown> {
+  return typeof o['@id'] === 'string' && Object.keys(o).length === 1 ? nodes.get(o['@id']) ?? o : o;
+}
 
 /** Plain text of a JSON-LD value: strings as they are, nested things by their name or address parts. */
 function valueText(value: unknown, depth = 0, nodes: NodeIndex = new Map()): string {
@@ -135,9 +142,7 @@ function valueText(value: unknown, depth = 0, nodes: NodeIndex = new Map()): str
     return value.map((v) => valueText(v, depth + 1, nodes)).filter(Boolean).join(separate ? '; ' : ', ');
   }
   if (typeof value === 'object') {
-    let o = value as Record<string, unknown>;
-    const ref = typeof o['@id'] === 'string' && Object.keys(o).length === 1 ? nodes.get(o['@id']) : undefined;
-    if (ref) o = ref;
+    const o = dereference(value as Record<string, unknown>, nodes);
     // An organisation with its address ("affiliation": a university in Uppsala) keeps where it is.
     const where = typeof o.name === 'string' && (o.address || o.location) ? valueText(o.address ?? o.location, depth + 1, nodes) : '';
     // A Place named by its own first address part ({name: "Boston", address: {addressLocality: "Boston", …}}) says it once.
@@ -160,7 +165,7 @@ const PLACE_TYPE = /^(?:Place|PostalAddress|City|State|Country|AdministrativeAre
 function placeLike(value: unknown): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const o = value as Record<string, unknown>;
-  const types = [o['@type']].flat().filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^.*[/#]/, ''));
+  const types = schemaTypeNames(o['@type']);
   if (types.length > 0) return types.some((t) => PLACE_TYPE.test(t));
   return ['addressLocality', 'addressRegion', 'addressCountry', 'streetAddress'].some((k) => k in o);
 }
@@ -173,14 +178,12 @@ const JOURNAL_TYPE = /^(?:Periodical|PublicationVolume|PublicationIssue)$/i;
  * journal article, as a ScholarlyArticle would say: many publishers write the generic type with the journal beside it.
  */
 function journalArticle(o: Record<string, unknown>, nodes: NodeIndex): boolean {
-  const typeNames = (value: unknown) => [value].flat().filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^.*[/#]/, ''));
-  if (!typeNames(o['@type']).some((t) => /^article$/i.test(t))) return false;
+  if (!schemaTypeNames(o['@type']).some((t) => /^article$/i.test(t))) return false;
   const journalPart = (value: unknown, depth: number): boolean => {
     if (depth > 3 || value === null || typeof value !== 'object') return false;
     if (Array.isArray(value)) return value.some((v) => journalPart(v, depth + 1));
-    let part = value as Record<string, unknown>;
-    if (typeof part['@id'] === 'string' && Object.keys(part).length === 1) part = nodes.get(part['@id']) ?? part;
-    const types = typeNames(part['@type']);
+    const part = dereference(value as Record<string, unknown>, nodes);
+    const types = schemaTypeNames(part['@type']);
     if (types.some((t) => /^newspaper$/i.test(t))) return false;
     return types.some((t) => JOURNAL_TYPE.test(t)) || journalPart(part.isPartOf, depth + 1);
   };
@@ -190,8 +193,7 @@ function journalArticle(o: Record<string, unknown>, nodes: NodeIndex): boolean {
 /** A named thing that carries its own place (an organisation with an address or a location), by value or by @id. */
 function placed(value: unknown, nodes: NodeIndex): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  let o = value as Record<string, unknown>;
-  if (typeof o['@id'] === 'string' && Object.keys(o).length === 1) o = nodes.get(o['@id']) ?? o;
+  const o = dereference(value as Record<string, unknown>, nodes);
   return typeof o.name === 'string' && Boolean(o.address || o.location);
 }
 
