@@ -4,6 +4,7 @@ import {
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
+import { sleep } from '../../context.js';
 import { InvalidArgumentError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { WorkItem, WorkQueue, WorkSubscription } from '../../ports/work-queue.js';
@@ -20,19 +21,6 @@ export type { NatsWorkOptions } from './work-options.js';
 const PULL_EXPIRES_MS = 1_000;
 /** Pause after a failed pull (server restarting, consumer being recreated) before the next one. */
 const PULL_RETRY_MS = 1_000;
-
-/** Waits `ms`, or less when `signal` aborts first (a stopping subscriber does not sit out a retry pause). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 interface WorkMessage {
   runId: string;
@@ -130,7 +118,8 @@ class NatsWorkQueue implements WorkQueue {
             consumer = undefined;
             if (signal.aborted) break;
             this.logger.warn('work queue: pull failed; retrying', { err: String(err) });
-            await pause(PULL_RETRY_MS, signal);
+            // A stopping subscriber does not sit out the pause: it ends when the signal aborts.
+            await sleep(PULL_RETRY_MS, signal).catch(() => undefined);
           }
         }
         return undefined;
