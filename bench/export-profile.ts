@@ -24,7 +24,7 @@ interface ProfileNode {
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 const LOADING = /^node:internal\/modules\//;
-const EXPORT_PATH = /otlp-json|otlp-exporter-base|exporter-trace-otlp|exporter-metrics-otlp|sdk-metrics|server-metrics/;
+const EXPORT_PATH = /otlp-json|otlp-proto|otlp-batch-processor|otlp-exporter-base|exporter-trace-otlp|exporter-metrics-otlp|sdk-metrics|server-metrics/;
 
 function short(url: string): string {
   return url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(services|bench)\//, '$1/');

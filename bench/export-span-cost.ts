@@ -10,15 +10,18 @@
  * - `none`: the SDK's span lifecycle only (what `serve` runs without an endpoint);
  * - `batch`: + the SDK's batch span processor, its exporter doing nothing (holding the spans alone);
  * - `encode`: + the OTLP/JSON encoding (otlp-json.ts) of what that processor held, nothing sent;
- * - `encode-on-end`: the processor `startTelemetry` uses (otlp-json-processor.ts: each span encoded as it
- *   ends, nothing held), nothing sent;
- * - `json`: what `startTelemetry` exports with (that processor, the official OTLP/HTTP transport) to a
- *   loopback sink in another process, so the receiving side's CPU is not counted;
+ * - `encode-on-end`: the processor `startTelemetry` uses (otlp-batch-processor.ts: each span encoded as it
+ *   ends, nothing held) with our OTLP/JSON writer, nothing sent; `encode-on-end-protobuf`: the same with our
+ *   protobuf writer (otlp-proto.ts);
+ * - `protobuf`: what `startTelemetry` exports with by default (that processor, our protobuf writer, the
+ *   official OTLP/HTTP transport) to a loopback sink in another process, so the receiving side's CPU is not
+ *   counted; `json`: the same with our JSON writer (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`);
  * - `json-held`: what it exported with before: the SDK's batch processor holding the spans, our encoder
  *   when a batch goes out, the same transport;
  * - `official-json`: the SDK's batch processor and the official serializer (`@opentelemetry/otlp-transformer`,
  *   what `@opentelemetry/exporter-trace-otlp-http` sends), the same transport;
- * - `protobuf`: `@opentelemetry/exporter-trace-otlp-proto` (`OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf`).
+ * - `official-protobuf`: `@opentelemetry/exporter-trace-otlp-proto` (what http/protobuf sent before).
+ * `npx tsx bench/encode-span-cost.ts` times the two writers alone, per span.
  * `BATCH=<n>` sets the processors' `maxExportBatchSize` (default 512, the SDK's). `CHURN=<n>` allocates n
  * short-lived objects per trace, as a request does (1,500 is about what an edge `POST` costs in CPU): spans
  * a batch processor holds then live through young-generation collections, which is most of the gap
@@ -26,8 +29,6 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
-import type { Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter as OTLPProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
@@ -36,10 +37,19 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createOtlpJsonTraceTransport, encodeSpansAsOtlpJson } from '../services/platform/src/telemetry/otlp-json.js';
-import { OtlpJsonBatchSpanProcessor } from '../services/platform/src/telemetry/otlp-json-processor.js';
+import { OtlpJsonSpanBatch } from '../services/platform/src/telemetry/otlp-json.js';
+import { OtlpBatchSpanProcessor } from '../services/platform/src/telemetry/otlp-batch-processor.js';
+import type { EncodedSpanExporter } from '../services/platform/src/telemetry/otlp-batch-processor.js';
+import { OtlpProtoSpanBatch, createOtlpProtoTraceTransport } from '../services/platform/src/telemetry/otlp-proto.js';
+import { acceptedSearch } from './support/post-trace.js';
 
-type Exporter = 'none' | 'batch' | 'encode' | 'encode-on-end' | 'json' | 'json-held' | 'official-json' | 'protobuf';
-const EXPORTERS: readonly Exporter[] = ['none', 'batch', 'encode', 'encode-on-end', 'json', 'json-held', 'official-json', 'protobuf'];
+type Exporter = 'none' | 'batch' | 'encode' | 'encode-on-end' | 'encode-on-end-protobuf' | 'json' | 'json-held' | 'official-json' | 'protobuf' | 'official-protobuf';
+const EXPORTERS: readonly Exporter[] = ['none', 'batch', 'encode', 'encode-on-end', 'encode-on-end-protobuf', 'json', 'json-held', 'official-json', 'protobuf', 'official-protobuf'];
+
+/** Answers every export at once, sending nothing. */
+const discard: EncodedSpanExporter = {
+  export: (_body, done) => setImmediate(() => done({ code: 0 })), forceFlush: async () => undefined, shutdown: async () => undefined,
+};
 
 const WINDOW = 400;
 
@@ -68,45 +78,14 @@ function processorOf(kind: Exporter, url: string, batch: number): SpanProcessor 
     case 'none': return new NoopSpanProcessor();
     case 'batch': return held(localExporter(false));
     case 'encode': return held(localExporter(true));
-    case 'encode-on-end':
-      return new OtlpJsonBatchSpanProcessor({
-        export: (_body, done) => setImmediate(() => done({ code: 0 })), forceFlush: async () => undefined, shutdown: async () => undefined,
-      }, config);
-    case 'json': return new OtlpJsonBatchSpanProcessor(createOtlpJsonTraceTransport(`${url}/v1/traces`), config);
+    case 'encode-on-end': return new OtlpBatchSpanProcessor(discard, () => new OtlpJsonSpanBatch(), config);
+    case 'encode-on-end-protobuf': return new OtlpBatchSpanProcessor(discard, () => new OtlpProtoSpanBatch(), config);
+    case 'json': return new OtlpBatchSpanProcessor(createOtlpJsonTraceTransport(`${url}/v1/traces`), () => new OtlpJsonSpanBatch(), config);
+    case 'protobuf': return new OtlpBatchSpanProcessor(createOtlpProtoTraceTransport(`${url}/v1/traces`), () => new OtlpProtoSpanBatch(), config);
     case 'json-held': return held(heldSpansExporter(url, (spans) => encodeSpansAsOtlpJson(spans)));
     case 'official-json': return held(heldSpansExporter(url, (spans) => JsonTraceSerializer.serializeRequest(spans)));
-    case 'protobuf': return held(new OTLPProtoTraceExporter({ url: `${url}/v1/traces` }));
+    case 'official-protobuf': return held(new OTLPProtoTraceExporter({ url: `${url}/v1/traces` }));
   }
-}
-
-interface Tracers { http: Tracer; edge: Tracer; ports: Tracer }
-
-let sequence = 0;
-/** The spans of one accepted `POST /v1/searches`, as the edge makes them (services/edge, port-tracing.ts). */
-function acceptedSearch(t: Tracers): void {
-  const runId = `run_${(sequence++).toString(36).padStart(8, '0')}k3j5h7g9`;
-  const server = t.http.startSpan('POST /v1/searches', {
-    kind: SpanKind.SERVER,
-    attributes: { 'http.request.method': 'POST', 'url.path': '/v1/searches', 'url.scheme': 'http', 'http.route': '/v1/searches', 'user_agent.original': 'undici' },
-  }, ROOT_CONTEXT);
-  const inServer = trace.setSpan(ROOT_CONTEXT, server);
-  const accept = t.edge.startSpan('search.accept', {}, inServer);
-  const inAccept = trace.setSpan(inServer, accept);
-  const reserve = t.ports.startSpan('billing.reserve', { attributes: { 'leadfinder.run_id': runId, 'leadfinder.billing.hold_microusd': 5_000_000 } }, inAccept);
-  const inReserve = trace.setSpan(inAccept, reserve);
-  t.ports.startSpan('store.accounts.reserve', { attributes: { 'leadfinder.run_id': runId } }, inReserve).end();
-  t.ports.startSpan('store.ledger.append', { attributes: { 'leadfinder.run_id': runId, 'leadfinder.ledger.kind': 'hold' } }, inReserve).end();
-  reserve.setAttribute('leadfinder.billing.outcome', 'held');
-  reserve.end();
-  t.ports.startSpan('store.runs.insert', { attributes: { 'leadfinder.run_id': runId } }, inAccept).end();
-  t.ports.startSpan('publish work.runs', {
-    kind: SpanKind.PRODUCER,
-    attributes: { 'messaging.system': 'inprocess', 'messaging.destination.name': 'work.runs', 'messaging.operation.type': 'send', 'messaging.operation.name': 'publish', 'leadfinder.run_id': runId },
-  }, inAccept).end();
-  accept.setAttribute('leadfinder.run_id', runId);
-  accept.end();
-  server.setAttribute('http.response.status_code', 202);
-  server.end();
 }
 
 const churn = Number(process.env.CHURN) || 0;
@@ -115,7 +94,7 @@ let garbage: unknown;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  const kinds = [...new Set<Exporter>(['none', ...((process.argv[2] ?? 'batch,encode,encode-on-end,json,json-held,official-json,protobuf').split(',') as Exporter[])])];
+  const kinds = [...new Set<Exporter>(['none', ...((process.argv[2] ?? 'encode-on-end,encode-on-end-protobuf,json,protobuf,official-json,official-protobuf').split(',') as Exporter[])])];
   const unknown = kinds.filter((k) => !EXPORTERS.includes(k));
   if (unknown.length) throw new Error(`unknown exporter(s) ${unknown.join(', ')}; known: ${EXPORTERS.join(', ')}`);
   const rounds = Number(process.argv[3]) || 30;

@@ -183,7 +183,8 @@ export const exportCost: Figure = {
             rows.push({
               figure: FIGURE, setup: `${kind === 'post' ? 'POST /v1/searches' : 'GET /v1/searches/{id}'} at ${rate} req/s, embedded edge`,
               result: d.text, goal: GOAL, verdict: d.exportRatio <= 1.05 ? 'pass' : 'FAIL',
-              data: { rate, windowS, rounds, together, ...d },
+              // The hosts inherit the environment: OTEL_EXPORTER_OTLP_PROTOCOL=http/json picks JSON (default protobuf).
+              data: { rate, windowS, rounds, together, protocol: process.env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf', ...d },
             });
           }
         } finally {

@@ -18,7 +18,9 @@ export async function startOtlpSink(): Promise<OtlpSink> {
     req.on('data', (chunk: Buffer) => { bytes += chunk.length; });
     req.on('end', () => {
       requests++;
-      res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/json' }).end('{}');
+      // An empty ExportTraceServiceResponse (or metrics'), as a collector answers: no bytes in protobuf.
+      if (req.headers['content-type'] === 'application/x-protobuf') res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeTraceRequest } from '../../services/platform/test/otlp-proto-testing.js';
 
 /** One exported span, as OTLP/JSON carries it, with its times in epoch ms. */
 export interface CollectedSpan {
@@ -25,9 +26,17 @@ interface OtlpDoc {
   }[];
 }
 
+/**
+ * A trace request's body as OTLP/JSON's shape, whichever encoding it came in: protobuf (the default) is
+ * decoded with the official generated types, ids as hex and times as decimal strings, as JSON carries them.
+ */
+export function readTraceRequest<Doc>(contentType: string | undefined, body: Buffer): Doc {
+  return (contentType === 'application/x-protobuf' ? decodeTraceRequest(body, { defaults: false }) : JSON.parse(body.toString('utf8'))) as Doc;
+}
+
 const valueOf = (v: OtlpValue): unknown => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue;
 
-/** An OTLP/HTTP collector on loopback (JSON encoding, the exporter's default) that keeps every span it is sent. */
+/** An OTLP/HTTP collector on loopback (protobuf, the default, or JSON) that keeps every span it is sent. */
 export async function startCollector(): Promise<{ url: string; spans: CollectedSpan[]; close(): Promise<void> }> {
   const spans: CollectedSpan[] = [];
   const server: Server = createServer((req, res) => {
@@ -35,7 +44,7 @@ export async function startCollector(): Promise<{ url: string; spans: CollectedS
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.url === '/v1/traces') {
-        const doc = JSON.parse(Buffer.concat(chunks).toString()) as OtlpDoc;
+        const doc = readTraceRequest<OtlpDoc>(req.headers['content-type'], Buffer.concat(chunks));
         for (const rs of doc.resourceSpans) {
           const service = String(valueOf(rs.resource?.attributes?.find((a) => a.key === 'service.name')?.value ?? {}) ?? '');
           for (const ss of rs.scopeSpans) for (const s of ss.spans) {
@@ -48,7 +57,8 @@ export async function startCollector(): Promise<{ url: string; spans: CollectedS
           }
         }
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      if (req.headers['content-type'] === 'application/x-protobuf') res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

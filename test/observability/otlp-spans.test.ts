@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '@leadfinder/testkit';
 import { createAccount, distributedServers, startNatsServer, startRole } from '../e2e/distributed-harness.js';
 import type { Proc, RoleProc } from '../e2e/distributed-harness.js';
+import { readTraceRequest } from './otlp-collector.js';
 
 const SUITE = 'test/observability/otlp-spans.test.ts';
 const ADMIN = 'otlp-admin-token-0123456789abcdefghijkl';
@@ -23,21 +24,22 @@ const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUIT
 /** One exported span, as OTLP/JSON carries it. */
 interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; scope: string; attributes: Record<string, unknown> }
 
-/** An OTLP/HTTP collector on loopback that keeps every span it is sent (JSON encoding, the exporter's default). */
+/** An OTLP/HTTP collector on loopback that keeps every span it is sent (protobuf, the default, or JSON). */
 async function startCollector(): Promise<{ url: string; spans: OtlpSpan[]; close(): Promise<void> }> {
   const spans: OtlpSpan[] = [];
   const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.url === '/v1/traces') {
-        const doc = JSON.parse(body) as { resourceSpans: { scopeSpans: { scope: { name: string }; spans: (Omit<OtlpSpan, 'scope' | 'attributes'> & { attributes?: { key: string; value: Record<string, unknown> }[] })[] }[] }[] };
+        const doc = readTraceRequest<{ resourceSpans: { scopeSpans: { scope: { name: string }; spans: (Omit<OtlpSpan, 'scope' | 'attributes'> & { attributes?: { key: string; value: Record<string, unknown> }[] })[] }[] }[] }>(req.headers['content-type'], Buffer.concat(chunks));
         for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) for (const s of ss.spans) {
           const attributes = Object.fromEntries((s.attributes ?? []).map((a) => [a.key, Object.values(a.value)[0]]));
           spans.push({ ...s, scope: ss.scope.name, attributes });
         }
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      if (req.headers['content-type'] === 'application/x-protobuf') res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -6,6 +6,7 @@ import { silentLogger } from '../src/logger.js';
 import { tracer } from '../src/telemetry/context.js';
 import { startTelemetry } from '../src/telemetry/sdk.js';
 import type { TelemetryOptions } from '../src/telemetry/sdk.js';
+import { decodeTraceRequest, spanNames } from './otlp-proto-testing.js';
 
 /** How `startTelemetry` exports (encoding) and which traces it keeps (sampler), as a collector sees them. */
 
@@ -15,12 +16,13 @@ afterEach(async () => {
 });
 
 async function collector() {
-  const received: { path: string; contentType: string; bytes: number }[] = [];
+  const received: { path: string; contentType: string; bytes: number; body: Buffer }[] = [];
   const server = createServer((req, res) => {
-    let bytes = 0;
-    req.on('data', (c: Buffer) => (bytes += c.length));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', contentType: req.headers['content-type'] ?? '', bytes });
+      const body = Buffer.concat(chunks);
+      received.push({ path: req.url ?? '', contentType: req.headers['content-type'] ?? '', bytes: body.length, body });
       res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/json' }).end();
     });
   });
@@ -46,8 +48,8 @@ function serverSpan(method: string, route: string) {
 }
 
 describe('OTLP encoding', () => {
-  test('spans and metrics go out as JSON unless http/protobuf is asked for', async () => {
-    for (const [protocol, contentType] of [[undefined, 'application/json'], ['http/protobuf', 'application/x-protobuf']] as const) {
+  test('spans and metrics go out as protobuf (the OpenTelemetry default) unless http/json is asked for', async () => {
+    for (const [protocol, contentType] of [[undefined, 'application/x-protobuf'], ['http/json', 'application/json']] as const) {
       const sink = await collector();
       const handle = await started({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, ...(protocol ? { OTEL_EXPORTER_OTLP_PROTOCOL: protocol } : {}) });
       tracer('test').startSpan('exported').end();
@@ -57,6 +59,9 @@ describe('OTLP encoding', () => {
       expect(traces.length, `traces over ${protocol ?? 'the default'}`).toBeGreaterThan(0);
       expect(metrics.length, `metrics over ${protocol ?? 'the default'}`).toBeGreaterThan(0);
       for (const r of [...traces, ...metrics]) expect(r.contentType).toBe(contentType);
+      // What a collector reads: the official types decode the protobuf request, JSON parses.
+      const sent = traces.flatMap((r) => (protocol === 'http/json' ? spanNames(JSON.parse(r.body.toString('utf8')) as Parameters<typeof spanNames>[0]) : spanNames(decodeTraceRequest(r.body))));
+      expect(sent).toEqual(['exported']);
     }
   });
 });

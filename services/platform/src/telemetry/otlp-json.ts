@@ -13,7 +13,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
  * proto3's JSON mapping leaves out at their default (empty `events`/`links`, zero dropped counts): a
  * collector reads the two alike (test/otlp-json.test.ts holds them equal, and test/observability decodes
  * what the real exporter sends). Each span can be encoded as it ends (`OtlpJsonSpanBatch`, used by
- * otlp-json-processor.ts), so no span object waits for its batch.
+ * otlp-batch-processor.ts), so no span object waits for its batch.
  *
  * Encoding follows the OTLP/HTTP JSON rules: trace and span ids as hex strings, timestamps as decimal
  * strings of nanoseconds, enum values as integers, `kind` offset by one from the API's.

@@ -3,9 +3,26 @@ import type { Context } from '@opentelemetry/api';
 import { ExportResultCode, getNumberFromEnv, globalErrorHandler, suppressTracing } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
 import type { BufferConfig, ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { OtlpJsonSpanBatch } from './otlp-json.js';
 
-/** Sends one encoded `ExportTraceServiceRequest`: `createOtlpJsonTraceTransport` (otlp-json.ts) in production. */
+/**
+ * Spans encoded as they are added, until `finish()` gives the `ExportTraceServiceRequest` of them all:
+ * `OtlpProtoSpanBatch` (otlp-proto.ts) or `OtlpJsonSpanBatch` (otlp-json.ts).
+ */
+export interface EncodedSpanBatch {
+  /** Spans added since the last `finish()`. */
+  readonly size: number;
+  /** The resources of the spans added (to wait for their asynchronous attributes before `finish()`). */
+  resources(): ReadableSpan['resource'][];
+  /** Encodes the span; if that throws, the batch is as it was. */
+  add(span: ReadableSpan): void;
+  /** The request with every span added since the last call; the batch is empty after. */
+  finish(): Buffer;
+}
+
+/**
+ * Sends one encoded `ExportTraceServiceRequest`: in production `createOtlpProtoTraceTransport` (otlp-proto.ts)
+ * or `createOtlpJsonTraceTransport` (otlp-json.ts), the one that matches the batch's encoding.
+ */
 export interface EncodedSpanExporter {
   export(body: Buffer, done: (result: ExportResult) => void): void;
   /** Resolves once every export in flight has ended. */
@@ -14,8 +31,8 @@ export interface EncodedSpanExporter {
 }
 
 /**
- * The SDK's `BatchSpanProcessor`, except that a span is encoded into the pending OTLP/JSON batch when it
- * ends, instead of being held as an object until its batch goes out.
+ * The SDK's `BatchSpanProcessor`, except that a span is encoded into the pending OTLP batch (protobuf or
+ * JSON, as `newBatch` makes it) when it ends, instead of being held as an object until its batch goes out.
  *
  * Why: held spans (every span of the last ~180 ms at 400 `POST`/s, until 512 of them filled a batch) lived
  * through the young-generation collections a request's own garbage triggers, so they were copied and
@@ -29,17 +46,17 @@ export interface EncodedSpanExporter {
  * with the count, as the SDK's processor logs it); `forceFlush` and `shutdown` send everything ended
  * before them; the exporter's HTTP request makes no spans of its own.
  */
-export class OtlpJsonBatchSpanProcessor implements SpanProcessor {
+export class OtlpBatchSpanProcessor implements SpanProcessor {
   private readonly maxExportBatchSize: number;
   private readonly maxQueueSize: number;
   private readonly scheduledDelayMillis: number;
   private readonly exportTimeoutMillis: number;
   /** The batch spans go into now. */
-  private open = new OtlpJsonSpanBatch();
+  private open: EncodedSpanBatch;
   /** Batches filled to `maxExportBatchSize` that wait for their turn, oldest first. */
-  private readonly full: OtlpJsonSpanBatch[] = [];
+  private readonly full: EncodedSpanBatch[] = [];
   /** Emptied batches, reused (their buffers are already grown to a batch's size). */
-  private readonly spare: OtlpJsonSpanBatch[] = [];
+  private readonly spare: EncodedSpanBatch[] = [];
   /** Spans in `open` and `full`: what counts against `maxQueueSize` (a batch being sent no longer does). */
   private queued = 0;
   private exporting = false;
@@ -49,11 +66,16 @@ export class OtlpJsonBatchSpanProcessor implements SpanProcessor {
   private unreportedDrops = 0;
   private dropped = 0;
 
-  constructor(private readonly exporter: EncodedSpanExporter, config: BufferConfig = {}) {
+  constructor(
+    private readonly exporter: EncodedSpanExporter,
+    private readonly newBatch: () => EncodedSpanBatch,
+    config: BufferConfig = {},
+  ) {
+    this.open = newBatch();
     this.maxQueueSize = config.maxQueueSize ?? getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE') ?? 2048;
     const batchSize = config.maxExportBatchSize ?? getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE') ?? 512;
     if (batchSize > this.maxQueueSize) {
-      diag.warn('OtlpJsonBatchSpanProcessor: maxExportBatchSize must be smaller or equal to maxQueueSize, setting maxExportBatchSize to match maxQueueSize');
+      diag.warn('OtlpBatchSpanProcessor: maxExportBatchSize must be smaller or equal to maxQueueSize, setting maxExportBatchSize to match maxQueueSize');
     }
     this.maxExportBatchSize = Math.max(1, Math.min(batchSize, this.maxQueueSize));
     this.scheduledDelayMillis = config.scheduledDelayMillis ?? getNumberFromEnv('OTEL_BSP_SCHEDULE_DELAY') ?? 5000;
@@ -90,7 +112,7 @@ export class OtlpJsonBatchSpanProcessor implements SpanProcessor {
     this.queued++;
     if (this.open.size >= this.maxExportBatchSize) {
       this.full.push(this.open);
-      this.open = this.spare.pop() ?? new OtlpJsonSpanBatch();
+      this.open = this.spare.pop() ?? this.newBatch();
     }
     this.maybeStartTimer();
   }
@@ -153,7 +175,7 @@ export class OtlpJsonBatchSpanProcessor implements SpanProcessor {
     if (!batch) {
       if (this.open.size === 0) return Promise.resolve();
       batch = this.open;
-      this.open = this.spare.pop() ?? new OtlpJsonSpanBatch();
+      this.open = this.spare.pop() ?? this.newBatch();
     }
     this.queued -= batch.size;
     const taken = batch;
@@ -167,7 +189,7 @@ export class OtlpJsonBatchSpanProcessor implements SpanProcessor {
           this.exporter.export(body, (result) => {
             clearTimeout(timer);
             if (result.code === ExportResultCode.SUCCESS) resolve();
-            else reject(result.error ?? new Error('OtlpJsonBatchSpanProcessor: span export failed'));
+            else reject(result.error ?? new Error('OtlpBatchSpanProcessor: span export failed'));
           });
         });
       };
