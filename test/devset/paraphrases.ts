@@ -6,7 +6,7 @@
  */
 import {
   AI, all, B2B_SOFTWARE, BAY_AREA, bool, bornIn, cityVerdict, CLIMATE, company, CONSUMER, countryVerdict, DEVTOOLS, FINTECH, HEALTH,
-  EDUCATION, hqCityVerdict, institution, LOGISTICS, NYC, paper, regionVerdict, researcher, SF, sizeVerdict, stateVerdict,
+  ECOMMERCE, EDUCATION, hqCityVerdict, institution, LOGISTICS, NYC, paper, regionVerdict, researcher, SF, sizeVerdict, stateVerdict,
   titleHas, topicVerdict, USA, worksIn, type C, type DevQuery, type R, type Topic, type Verdict,
 } from './query-rules.js';
 
@@ -81,6 +81,17 @@ function notHqState(f: C, code: string): Verdict {
 const WEST_COAST = ['CA', 'OR', 'WA'];
 /** The Atlantic seaboard states and DC. */
 const EAST_COAST = ['ME', 'NH', 'MA', 'RI', 'CT', 'NY', 'NJ', 'PA', 'DE', 'MD', 'DC', 'VA', 'NC', 'SC', 'GA', 'FL'];
+/** Countries as the records write them, for the regions people name ("LATAM", "Africa", "the Nordics", "DACH"). */
+const LATAM = ['Mexico', 'Guatemala', 'Honduras', 'El Salvador', 'Nicaragua', 'Costa Rica', 'Panama', 'Cuba', 'Dominican Republic', 'Colombia', 'Venezuela', 'Ecuador', 'Peru', 'Bolivia', 'Brazil', 'Paraguay', 'Chile', 'Argentina', 'Uruguay'];
+const AFRICA = ['Nigeria', 'Senegal', 'Kenya', 'Ghana', 'Egypt', 'South Africa', 'Morocco', 'Ethiopia', 'Rwanda', 'Uganda', 'Tanzania'];
+const NORDICS = ['Norway', 'Sweden', 'Denmark', 'Finland', 'Iceland'];
+const DACH = ['Germany', 'Austria', 'Switzerland'];
+
+/** Not at an institution in any of the countries: one there says no; none recorded is maybe. */
+function notWorksIn(f: R, countries: readonly string[]): Verdict {
+  const v = worksIn(f, countries);
+  return v === 'yes' ? 'no' : v === 'no' ? 'yes' : 'maybe';
+}
 
 export const PARAPHRASE_QUERIES: DevQuery[] = [
   // ---------------------------------------------------------------- companies
@@ -204,4 +215,52 @@ export const PARAPHRASE_QUERIES: DevQuery[] = [
   researcher('x94', 'dev', 'Nobel laureates from Japan', (f) => (worksIn(f, ['Japan']) === 'no' && bornIn(f, ['Japan']) === 'yes' ? 'maybe' : worksIn(f, ['Japan']))),
   researcher('x95', 'dev', 'chemistry professors at US universities', (f) => all(bool(f.category === 'Chemistry'), worksIn(f, USA))),
   paper('x96', 'dev', 'research on neutrinos', (f) => bool(titleHas(f, /neutrino/))),
+
+  // Added for precision as much as recall (issue 14, fifth pass): negations and exclusions, sizes and dates written
+  // many ways, stage and form (public, exited, shut down, for-profit, B2C), several constraints at once, other kind
+  // words ("outfits", "physicists", "articles"), place forms ("NYC", "LATAM", "the Nordics", "DACH", "Africa", US
+  // state codes), papers by a family of title words and by decade, researchers by field, prize year and the country
+  // of their institution.
+  company('x97', 'dev', 'companies with under 50 people', (f) => sizeVerdict(f, (n) => n < 50)),
+  company('x98', 'dev', 'startups founded before 2014', (f) => launchedVerdict(f, 0, 2013)),
+  company('x99', 'dev', 'post-2018 startups', (f) => launchedVerdict(f, 2019, 9999)),
+  company('x100', 'dev', 'fintech companies that are not hiring', (f) => all(topicVerdict(f, FINTECH), bool(!f.hiring))),
+  company('x101', 'dev', 'B2B startups that exited', (f) => all(topicVerdict(f, B2B_SOFTWARE), bool(f.status === 'Acquired' || f.status === 'Public'))),
+  company('x102', 'dev', 'companies that have shut down', (f) => status(f, 'Inactive')),
+  company('x103', 'dev', 'nonprofit orgs in the Bay Area', (f) => all(bool(f.nonprofit), cityVerdict(f, BAY_AREA))),
+  company('x104', 'dev', 'for-profit healthcare companies', (f) => all(bool(!f.nonprofit), topicVerdict(f, HEALTH))),
+  company('x105', 'dev', 'B2C startups in NYC', (f) => all(topicVerdict(f, CONSUMER), cityVerdict(f, NYC))),
+  company('x106', 'dev', 'publicly traded firms in CA', (f) => all(status(f, 'Public'), stateVerdict(f, 'CA'))),
+  company('x107', 'dev', 'LATAM startups', (f) => countryVerdict(f, LATAM)),
+  company('x108', 'dev', 'African startups', (f) => countryVerdict(f, AFRICA)),
+  company('x109', 'dev', 'companies in NY', (f) => stateVerdict(f, 'NY')),
+  company('x110', 'dev', 'startups based in MA, IL or GA', (f) => statesVerdict(f, ['MA', 'IL', 'GA'])),
+  company('x111', 'dev', 'companies in Boston', (f) => cityVerdict(f, ['Boston'])),
+  company('x112', 'dev', 'AI companies in SF', (f) => all(topicVerdict(f, AI), cityVerdict(f, SF))),
+  company('x113', 'dev', 'e-commerce outfits', (f) => topicVerdict(f, ECOMMERCE)),
+  company('x114', 'dev', 'SaaS firms with 1000+ employees', (f) => all(topicVerdict(f, B2B_SOFTWARE), sizeVerdict(f, (n) => n >= 1000))),
+  company('x115', 'dev', 'healthcare companies that have not been acquired', (f) => all(topicVerdict(f, HEALTH), bool(f.status !== 'Acquired'))),
+  company('x116', 'dev', 'Bay Area fintechs with fewer than 100 employees', (f) => all(topicVerdict(f, FINTECH), cityVerdict(f, BAY_AREA), sizeVerdict(f, (n) => n < 100))),
+  company('x117', 'dev', 'fintech firms founded 2012-2014', (f) => all(topicVerdict(f, FINTECH), launchedVerdict(f, 2012, 2014))),
+  company('x118', 'dev', 'YC companies from 2012 that are still active', (f) => all(bool(batchYearOf(f) === 2012), status(f, 'Active'))),
+  company('x119', 'dev', 'consumer companies with between 100 and 1000 employees that are hiring', (f) => all(topicVerdict(f, CONSUMER), sizeVerdict(f, (n) => n >= 100 && n <= 1000), bool(f.hiring))),
+  company('x120', 'dev', 'education nonprofits outside California', (f) => all(bool(f.nonprofit), topicVerdict(f, EDUCATION), notHqState(f, 'CA'))),
+  researcher('x121', 'dev', 'physicists at Japanese universities', (f) => all(bool(f.category === 'Physics'), worksIn(f, ['Japan']))),
+  researcher('x122', 'dev', 'economists who won the prize after 2012', (f) => bool(f.category === 'Economics' && f.prizeYear > 2012)),
+  researcher('x123', 'dev', 'Nobel chemists at British institutions', (f) => all(bool(f.category === 'Chemistry'), worksIn(f, ['United Kingdom']))),
+  researcher('x124', 'dev', 'laureates working in the Nordics', (f) => worksIn(f, NORDICS)),
+  researcher('x125', 'dev', 'scientists at institutions in the DACH region', (f) => worksIn(f, DACH)),
+  researcher('x126', 'dev', 'medicine laureates not based in the US', (f) => all(bool(f.category === 'Medicine'), notWorksIn(f, USA))),
+  researcher('x127', 'dev', 'laureates born after 1950', (f) => bornWithin(f, 1951, 9999)),
+  researcher('x128', 'dev', 'Nobel winners at MIT or Princeton', (f) => institution(f, /Massachusetts Institute of Technology|\bMIT\b|Princeton/)),
+  researcher('x129', 'dev', 'physics laureates of 2009-2011', (f) => bool(f.category === 'Physics' && f.prizeYear >= 2009 && f.prizeYear <= 2011)),
+  paper('x130', 'dev', 'articles on superfluids', (f) => bool(titleHas(f, /superflu/))),
+  paper('x131', 'dev', 'papers about DNA', (f) => bool(titleHas(f, /\bdna\b/))),
+  paper('x132', 'dev', 'chemistry papers from before 1970', (f) => bool(f.field === 'Chemistry' && f.pubYear < 1970)),
+  paper('x133', 'dev', 'physics papers published in the 2000s', (f) => bool(f.field === 'Physics' && f.pubYear >= 2000 && f.pubYear <= 2009)),
+  paper('x134', 'dev', 'papers on polymers', (f) => bool(titleHas(f, /polymer(?!ase)/))),
+  paper('x135', 'dev', 'papers on gauge theories', (f) => bool(titleHas(f, /gauge/))),
+  paper('x136', 'dev', 'neutrino papers', (f) => bool(titleHas(f, /neutrino/))),
+  paper('x137', 'dev', 'papers from the 50s and 60s', (f) => bool(f.pubYear >= 1950 && f.pubYear <= 1969)),
+  paper('x138', 'dev', 'pre-1960 articles', (f) => bool(f.pubYear < 1960)),
 ];
