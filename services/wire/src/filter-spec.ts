@@ -14,9 +14,10 @@ import { DateRange } from './research.js';
  * - `period`: a date stated about the candidate (or the page date for dated kinds) lies in the range.
  * - `terms`: every group occurs (any other clause of the query).
  * - `exclude`: what the query rules out ("excluding fintech"): its sector facts name none of `terms`' groups.
- * - `form`: the organisation form (nonprofit, public, acquired, shut down, active).
+ * - `form`: the organisation form (nonprofit, public, acquired, shut down, active), or any of `alternatives` besides it
+ *   ("exited": acquired or public); `negated` asks that it is not so ("for-profit", "not acquired").
  * - `size`: a headcount within [min, max].
- * - `hiring`: a hiring fact or sentence. `remote`: remote work (`fully`: remote-only).
+ * - `hiring`: a hiring fact or sentence (`negated`: "not hiring"). `remote`: remote work (`fully`: remote-only).
  * - `cohort`: a batch/programme fact or sentence naming the programme (and the batch, when given).
  * - `llm`: a criterion the LLM reasoner planned; only its date range is rule-checkable.
  * `steps` counts how often Relax loosened the filter.
@@ -54,9 +55,11 @@ export const PeriodSpec = z.object({ kind: z.literal('period'), dateRange: DateR
 export const TermsSpec = z.object({ kind: z.literal('terms'), groups: TermGroups, steps: Steps });
 /** Kept apart from `groups` so no search, screen or relevance score looks for the words it rules out. */
 export const ExcludeSpec = z.object({ kind: z.literal('exclude'), terms: TermGroups, steps: Steps });
-export const FormSpec = z.object({ kind: z.literal('form'), form: OrgFormSpec, steps: Steps });
+export const FormSpec = z.object({
+  kind: z.literal('form'), form: OrgFormSpec, steps: Steps, negated: z.boolean().optional(), alternatives: z.array(OrgFormSpec).optional(),
+});
 export const SizeSpec = z.object({ kind: z.literal('size'), min: z.number().nullable(), max: z.number().nullable(), steps: Steps });
-export const HiringSpec = z.object({ kind: z.literal('hiring'), steps: Steps });
+export const HiringSpec = z.object({ kind: z.literal('hiring'), steps: Steps, negated: z.boolean().optional() });
 export const RemoteSpec = z.object({ kind: z.literal('remote'), fully: z.boolean(), steps: Steps });
 export const CohortSpec = z.object({
   kind: z.literal('cohort'), programme: z.string(), season: z.string().nullable(), year: z.number().int().nullable(), steps: Steps,

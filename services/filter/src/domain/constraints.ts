@@ -28,8 +28,14 @@ export type Season = 'Winter' | 'Summer' | 'Spring' | 'Fall';
 
 export interface TypedConstraints {
   forms: OrgForm[];
+  /** Forms ruled out ("for-profit", "that have not been acquired", "not publicly traded"). */
+  notForms: OrgForm[];
+  /** Forms any one of which will do ("exited": acquired or public; "acquired or public companies"), one filter each list. */
+  anyForms: OrgForm[][];
   size: SizeBound | null;
   hiring: boolean;
+  /** "not hiring", "that aren't recruiting": the hiring said negated. */
+  notHiring: boolean;
   cohort: Cohort | null;
   /** Remote work: 'fully' (remote-first, fully remote), 'any' (remote at all), or null. */
   remote: 'fully' | 'any' | null;
@@ -127,18 +133,67 @@ function cut(text: string, start: number, end: number): string {
   return `${text.slice(0, start)} ${text.slice(end)}`.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * A negation right before a form or hiring phrase ("that have not been acquired", "which aren't hiring", "never went
+ * public", "companies not publicly traded"), with the relative words that tie it on, so both are cut together.
+ */
+const NEGATION_BEFORE = /(?:\b(?:that|which|who)\s+)?(?:(?:\b(?:have|has|had|are|is|were|was|did|do|does)\s+(?:not|never)|\b\w+n't|\bnot|\bnever)\s+(?:yet\s+|ever\s+)?(?:been\s+|gone\s+|got(?:ten)?\s+|become\s+|currently\s+|actively\s+)?)$/i;
+
+/** "for-profit companies", "for profit healthcare startups": a nonprofit ruled out (never "not-for-profit"). */
+const FOR_PROFIT = /(?<!\bnot[- ])\bfor[- ]profits?\b/i;
+
+/** "B2B startups that exited", "companies that have had an exit": acquired or listed, either will do. */
+const EXITED = /\b(?:(?:that|which)\s+)?(?:(?:have|has|had)\s+)?(?:exited|had an exit|successfully exited)\b/i;
+
+/** Cuts `m` (a match in `rest`) with the negation before it, when there is one; null when there is none. */
+function negatedCut(rest: string, m: RegExpExecArray): string | null {
+  const neg = NEGATION_BEFORE.exec(rest.slice(0, m.index));
+  if (!neg) return null;
+  return cut(rest, neg.index, m.index + m[0].length);
+}
+
 /** Reads the typed constraints of a query and returns what is left for the kind, topic, place and event. */
 export function readConstraints(query: string): TypedConstraints {
   let rest = query;
   const forms: OrgForm[] = [];
+  const notForms: OrgForm[] = [];
+  const anyForms: OrgForm[][] = [];
+  const exited = EXITED.exec(rest);
+  if (exited) {
+    anyForms.push(['acquired', 'public']);
+    rest = cut(rest, exited.index, exited.index + exited[0].length);
+  }
+  const forProfit = FOR_PROFIT.exec(rest);
+  if (forProfit) {
+    notForms.push('nonprofit');
+    rest = cut(rest, forProfit.index, forProfit.index + forProfit[0].length);
+  }
+  // Each form said is marked where it stood until all are read, so two joined by "or" are seen as alternatives.
+  const marks: { form: OrgForm; keep: string }[] = [];
   for (const [form, re] of FORM_PATTERNS) {
     const m = re.exec(rest);
     if (!m) continue;
+    const negated = negatedCut(rest, m);
+    if (negated !== null) {
+      // "that have not been acquired": ruled out. ("no longer active" is read as shut down, by its own pattern.)
+      if (!notForms.includes(form)) notForms.push(form);
+      rest = negated;
+      continue;
+    }
     // "nonprofits" names the kind as well: leave a noun behind so the head still reads as a kind.
     const keep = form === 'nonprofit' && /^(?:non[- ]?profits|charities|charitable|ngos|not[- ]for[- ]profits)/i.test(m[0].trim()) ? ' organizations ' : ' ';
-    rest = `${rest.slice(0, m.index)}${keep}${rest.slice(m.index + m[0].length)}`.replace(/\s+/g, ' ').trim();
-    forms.push(form);
+    rest = `${rest.slice(0, m.index)} \uE000${marks.length}\uE000 ${rest.slice(m.index + m[0].length)}`.replace(/\s+/g, ' ').trim();
+    marks.push({ form, keep });
   }
+  // "acquired or public companies", "that were acquired or went public": either will do.
+  rest = rest.replace(/\uE000(\d+)\uE000\s*(?:,\s*)?or\s+\uE000(\d+)\uE000/g, (_, a: string, b: string) => {
+    const [x, y] = [marks[Number(a)]!, marks[Number(b)]!];
+    anyForms.push([x.form, y.form]);
+    x.form = y.form = '' as OrgForm;
+    return `\uE000${a}\uE000`;
+  });
+  for (const mark of marks) if (mark.form) forms.push(mark.form);
+  rest = rest.replace(/\uE000(\d+)\uE000/g, (_, i: string) => marks[Number(i)]!.keep).replace(/\s+/g, ' ').trim();
   let size: SizeBound | null = null;
   for (const [re, bounds] of SIZE_PATTERNS) {
     const m = re.exec(rest);
@@ -176,10 +231,17 @@ export function readConstraints(query: string): TypedConstraints {
     rest = cut(rest, r.index, r.index + r[0].length);
   }
   let hiring = false;
+  let notHiring = false;
   const h = HIRING.exec(rest);
   if (h) {
-    hiring = true;
-    rest = cut(rest, h.index, h.index + h[0].length);
+    const negated = negatedCut(rest, h);
+    if (negated !== null) {
+      notHiring = true;
+      rest = negated;
+    } else {
+      hiring = true;
+      rest = cut(rest, h.index, h.index + h[0].length);
+    }
   }
   let cohort: Cohort | null = null;
   const programme = PROGRAMME.exec(rest);
@@ -233,7 +295,7 @@ export function readConstraints(query: string): TypedConstraints {
     rest = rest.replace(/\b(?:in|from|of)\s+the\s+(?:batch|cohort)\b/i, '').replace(/\s+/g, ' ').trim();
   }
   rest = rest.replace(/\b(?:that|which|who)\s+(?:are|were|is)?\s*(?=$|and\b)/i, '').replace(/\s+(?:and|that|which)$/i, '').replace(/\s+/g, ' ').trim();
-  return { forms, size, hiring, cohort, remote, rest };
+  return { forms, notForms, anyForms, size, hiring, notHiring, cohort, remote, rest };
 }
 
 function escape(s: string): string {
@@ -244,6 +306,16 @@ function escape(s: string): string {
 export const FORM_TITLES: Record<OrgForm, string> = {
   nonprofit: 'Is a nonprofit', public: 'Is publicly traded', acquired: 'Was acquired', inactive: 'Has shut down', active: 'Is still active',
 };
+
+/** How a form ruled out is said in a filter title. */
+export const NOT_FORM_TITLES: Record<OrgForm, string> = {
+  nonprofit: 'Is not a nonprofit', public: 'Is not publicly traded', acquired: 'Was not acquired', inactive: 'Has not shut down', active: 'Is no longer active',
+};
+
+/** Forms any of which will do, as a title: "Was acquired or is publicly traded". */
+export function anyFormTitle(forms: readonly OrgForm[]): string {
+  return forms.map((f, i) => (i === 0 ? FORM_TITLES[f] : FORM_TITLES[f].charAt(0).toLowerCase() + FORM_TITLES[f].slice(1))).join(' or ');
+}
 
 export function sizeTitle(size: SizeBound): string {
   const n = (x: number) => x.toLocaleString('en-US');

@@ -142,6 +142,16 @@ const CITY_SHORT_FORMS: Record<string, { name: string; country: string; state: s
 };
 
 /**
+ * A US state by its postal code, typed in capitals as people type it ("companies in NY", "startups based in MA, IL
+ * or GA", "CA startups"): the codes `country-state-city` gives the states. Capitals only, so "in" or "or" is never
+ * Indiana or Oregon; "DC" stays the city (a short form above).
+ */
+function usStateByCode(word: string): Place | null {
+  if (!/^[A-Z]{2}$/.test(word) || CITY_SHORT_FORMS[word.toLowerCase()]) return null;
+  return gazetteer().stateByCode.has(`US/${word}`) ? statePlace('US', word) : null;
+}
+
+/**
  * Metropolitan areas: named ones no gazetteer lists as a unit ("the Bay Area", "Silicon Valley"), each as the
  * cities within a distance of its core, and "Greater X", "the X area", "X metro area" around any city the
  * gazetteer knows. Membership is by the gazetteer's coordinates, so Palo Alto and Oakland lie in the Bay
@@ -371,6 +381,11 @@ export function knownPlace(name: string): Place | null {
  * ("in Texas, Georgia or Illinois").
  */
 export function placeBeside(name: string, first: Place): Place | null {
+  // After a US state, a capitalised code is another ("in MA, IL or GA").
+  if (first.level === 'state' && first.country === 'US') {
+    const coded = usStateByCode(name.trim());
+    if (coded) return coded;
+  }
   if (first.level === 'state' && first.country) {
     const state = gazetteer().states.get(norm(name))?.find((st) => st.country === first.country);
     if (state) return statePlace(state.country, state.code);
@@ -489,7 +504,8 @@ export function placeContains(outer: Place, inner: Place): boolean {
       if (inner.country === outer.country) return !outer.state || !inner.state || inner.state === outer.state;
       // A city name several countries have, none of them as its capital ("Boston", "Cambridge"), was read
       // as the likeliest of them without knowing which one was meant: any of them matches.
-      return guessedCity(outer.name) && (gazetteer().cities.get(norm(inner.name)) ?? []).some((r) => r.country === inner.country);
+      // One the query placed itself ("Boston, MA": not the likeliest reading) is that one only.
+      return guessedCity(outer.name) && likeliestReading(outer) && (gazetteer().cities.get(norm(inner.name)) ?? []).some((r) => r.country === inner.country);
     }
   }
 }
@@ -512,6 +528,12 @@ function guessedCity(name: string): boolean {
   const key = norm(name);
   const rows = gazetteer().cities.get(key) ?? [];
   return new Set(rows.map((r) => r.country)).size > 1 && !gazetteer().capitals.has(key);
+}
+
+/** The city is the reading a name alone gets (the likeliest of its namesakes), not one a query placed by its state. */
+function likeliestReading(city: Place): boolean {
+  const row = likeliestCity(gazetteer().cities.get(norm(city.name)) ?? []);
+  return row === null || (row.country === city.country && (!city.state || row.state === city.state));
 }
 
 function sameCity(a: string, b: string): boolean {
@@ -631,6 +653,19 @@ function countryAhead(text: string): boolean {
   return leadingPhrases(text.replace(/^the\s+/i, '').split(/\s+/)).some((name) => !FIELD_NAME.test(name) && knownPlace(name)?.level === 'country');
 }
 
+/** A state said right after a city (", MA", ", Massachusetts"), with the length of the words that say it. */
+function stateAfter(text: string): { state: { country: string; state: string }; length: number } | null {
+  const m = /^,\s*(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*)?)(?![\p{L}])/u.exec(text);
+  if (!m) return null;
+  for (const name of leadingPhrases(m[1]!.split(/\s+/))) {
+    const coded = usStateByCode(name);
+    const named = coded ? null : gazetteer().states.get(norm(name))?.[0];
+    const state = coded ? { country: 'US', state: name } : named ? { country: named.country, state: named.code } : null;
+    if (state) return { state, length: m[0].indexOf(m[1]!) + name.length };
+  }
+  return null;
+}
+
 /** Finds a place named after "in/based in/from/…" (the gazetteer's longest match, then a capitalised name). */
 export function findPlace(query: string): { place: Place; start: number; end: number; outside?: boolean } | null {
   // "outside (of) the United States", "not (based) in the US", "not headquartered in California": a place to exclude.
@@ -667,12 +702,21 @@ export function findPlace(query: string): { place: Place; start: number; end: nu
       // short form as people type it ("in sf", "in nyc").
       // So is a place name compromise's lexicon knows ("in texas", "in chicago"; not "in energy", a town's name too).
       const short = n === 1 && !/^\p{Lu}/u.test(candidate) ? CITY_SHORT_FORMS[norm(candidate)] : undefined;
+      const coded = n === 1 ? usStateByCode(candidate) : null;
+      if (coded && !onlyRegion) {
+        const start = m.index;
+        return { place: coded, start, end: m.index + m[0].indexOf(m[1]!) + m[1]!.indexOf(candidate) + candidate.length };
+      }
       if (n === 1 && !/^\p{Lu}/u.test(candidate) && !short && !gazetteer().countries.has(norm(candidate)) && !isPlaceWord(candidate)) continue;
       const known = short ? cityPlace(short) : knownPlace(candidate);
       if (known && onlyRegion && !stateGroupOf(known)) continue;
       if (known) {
         const start = m.index;
         const end = m.index + m[0].indexOf(m[1]!) + m[1]!.indexOf(words[n - 1]!) + words[n - 1]!.length;
+        // "Boston, MA", "Cambridge, Massachusetts": the state after the city says which city of that name.
+        const within = known.level === 'city' ? stateAfter(query.slice(end)) : null;
+        const row = within ? likeliestCity(gazetteer().cities.get(norm(candidate)) ?? [], within.state) : null;
+        if (within && row) return { place: cityPlace(row), start, end: end + within.length };
         return { place: known, start, end };
       }
     }
@@ -738,7 +782,9 @@ function attributivePlace(query: string): { place: Place; start: number; end: nu
       // A named area ("Bay Area companies") or a city's short form before a kind noun ("NYC startups").
       const area = NAMED_AREAS.some((a) => a.names.some((n) => norm(n) === key))
         || (CITY_SHORT_FORMS[key] !== undefined && text === text.toUpperCase() && KIND_NOUN_AFTER.test(after));
-      const place = aliasPlace(text) ?? (REGION_NAMES.has(key) || country || state || city || area ? knownPlace(text) : null);
+      // A state's postal code right before a kind noun ("CA startups", "NY companies").
+      const coded = n === 1 && KIND_NOUN_AFTER.test(after) ? usStateByCode(text) : null;
+      const place = coded ?? aliasPlace(text) ?? (REGION_NAMES.has(key) || country || state || city || area ? knownPlace(text) : null);
       if (place) return { place, start: m.index, end: m.index + text.length };
     }
   }

@@ -2,8 +2,8 @@ import nlp from 'compromise';
 import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } from '@leadfinder/wire';
 import { describeRange, OPEN_START, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
-import { cohortTitle, FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
-import { areaCore, bornPlaceBefore, findPlace, isArea, isPlaceWord, knownPlace, placeBeside, mainCountriesWithin, placeNames, regionsOutside, type Place } from '../../domain/places.js';
+import { anyFormTitle, cohortTitle, FORM_TITLES, NOT_FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
+import { areaCore, bornPlaceBefore, findPlace, isArea, isPlaceWord, knownPlace, placeBeside, placeContains, mainCountriesWithin, placeNames, regionsOutside, type Place } from '../../domain/places.js';
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { isKnownTerm, splitTerms, synonymGroup } from '../../domain/synonyms.js';
@@ -279,7 +279,9 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
       const named = (k: number) => /^\p{Lu}/u.test(words[0]!) || (k === 1 ? isPlaceWord(words[0]!) : words.slice(0, k).every((w) => !/^(?:and|or|the|with|that|in)$/i.test(w)));
       while (n > 0 && !(named(n) && placeBeside(words.slice(0, n).join(' '), found.place))) n--;
       if (n === 0) break;
-      alternatives.push(placeBeside(words.slice(0, n).join(' '), found.place)!);
+      const next = placeBeside(words.slice(0, n).join(' '), found.place)!;
+      // "Paris, France", "Austin, Texas": a place that holds the first says where the first is, no other place.
+      if (!placeContains(next, found.place)) alternatives.push(next);
       end += m[0].length - m[1]!.length + words.slice(0, n).join(' ').length;
     }
     found.end = end;
@@ -456,6 +458,16 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     const title = FORM_TITLES[form];
     filters.push(filter(filters.length + 1, title, `The ${kind} ${title.charAt(0).toLowerCase()}${title.slice(1)}.`, { kind: 'form', form, steps: 0 }));
   }
+  for (const forms of typed.anyForms) {
+    const title = anyFormTitle(forms);
+    filters.push(filter(filters.length + 1, title, `The ${kind} ${title.charAt(0).toLowerCase()}${title.slice(1)}.`, {
+      kind: 'form', form: forms[0]!, alternatives: forms.slice(1), steps: 0,
+    }));
+  }
+  for (const form of typed.notForms) {
+    const title = NOT_FORM_TITLES[form];
+    filters.push(filter(filters.length + 1, title, `The ${kind} ${title.charAt(0).toLowerCase()}${title.slice(1)}.`, { kind: 'form', form, negated: true, steps: 0 }));
+  }
   if (typed.cohort) {
     const title = cohortTitle(typed.cohort);
     filters.push(filter(filters.length + 1, title, `The ${kind} ${title.charAt(0).toLowerCase()}${title.slice(1)}.`, {
@@ -476,6 +488,9 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   }
   if (typed.hiring) {
     filters.push(filter(filters.length + 1, 'Is hiring', `The ${kind} is hiring now.`, { kind: 'hiring', steps: 0 }));
+  }
+  if (typed.notHiring) {
+    filters.push(filter(filters.length + 1, 'Is not hiring', `The ${kind} is not hiring now.`, { kind: 'hiring', negated: true, steps: 0 }));
   }
   if (parsed.event) {
     // "started in 2021", "began in 2019" said of an organisation is its founding: checked as founded (pages say
@@ -647,19 +662,22 @@ const PLURALS: Partial<Record<string, string>> = { company: 'companies', product
  */
 function typedPhrasings(specs: readonly FilterSpec[], typeTitle: string, place: string, noun: string): string[] {
   // Nonprofits call themselves organisations, not companies.
-  const plural = noun === 'company' && specs.some((s) => s.kind === 'form' && s.form === 'nonprofit') ? 'organizations' : PLURALS[noun] ?? `${noun}s`;
+  const plural = noun === 'company' && specs.some((s) => s.kind === 'form' && s.form === 'nonprofit' && !s.negated) ? 'organizations' : PLURALS[noun] ?? `${noun}s`;
+  // A form or hiring ruled out ("not acquired", "for-profit", "not hiring") is no word to search for: pages that
+  // print it are the ones ruled out. Forms any of which will do ("exited") are searched each in turn (alternates).
+  const said = (s: FilterSpec): boolean => !('negated' in s && s.negated === true);
   // "paper on neutrinos" → "neutrinos"; "fintech startup" → "fintech".
   const topic = typeTitle.replace(TOPIC_VERB_TITLE, '').replace(new RegExp(`^${noun}s?\\s+(?:on|about|in|of|from)\\s+`, 'i'), '')
     .replace(new RegExp(`\\b${noun}$`, 'i'), '').replace(/\b(startup|company|organi[sz]ation)$/i, '').trim();
   const listWord = plural === 'companies' ? 'startups list' : `${plural} list`;
-  const forms = specs.flatMap((s) => (s.kind === 'form' ? [FORM_WORDS[s.form] ?? ''] : [])).filter(Boolean).join(' ');
+  const forms = specs.flatMap((s) => (s.kind === 'form' && said(s) && !s.alternatives?.length ? [FORM_WORDS[s.form] ?? ''] : [])).filter(Boolean).join(' ');
   const cohort = specs.find((s) => s.kind === 'cohort');
   const batch = cohort?.kind === 'cohort' ? [cohort.programme, cohort.season ?? '', cohort.year ? String(cohort.year) : ''].join(' ') : '';
-  const hiring = specs.some((s) => s.kind === 'hiring') ? 'hiring' : '';
+  const hiring = specs.some((s) => s.kind === 'hiring' && said(s)) ? 'hiring' : '';
   const remote = specs.some((s) => s.kind === 'remote') ? 'remote' : '';
   const at = place ? `in ${place}` : '';
-  const alternates = specs.flatMap((s) => (s.kind === 'form' ? FORM_ALTERNATES[s.form] ?? [] : []));
-  if (specs.some((s) => s.kind === 'hiring')) alternates.push('jobs', 'open roles');
+  const alternates = specs.flatMap((s) => (s.kind === 'form' && said(s) ? [s.form, ...(s.alternatives ?? [])].flatMap((f) => [...(s.alternatives?.length ? [FORM_WORDS[f] ?? ''] : []), ...(FORM_ALTERNATES[f] ?? [])]).filter(Boolean) : []));
+  if (specs.some((s) => s.kind === 'hiring' && said(s))) alternates.push('jobs', 'open roles');
   // Batches are printed both ways: "Winter 2014" and the code "W14".
   if (cohort?.kind === 'cohort' && cohort.season && cohort.year) alternates.push(`${cohort.programme} ${cohort.season.charAt(0)}${String(cohort.year).slice(2)}`);
   // A year's batches: each season, in words and in code.

@@ -357,7 +357,10 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
     // The name said, but of another place the gazetteer reads for certain ("Tbilisi, Georgia" for the US state):
     // no match. A value it cannot read keeps the literal name.
     const said = literalName(e.fact!.value, names);
-    const readOtherwise = said !== null && !inside && resolved.some((p) => p.country !== undefined && p.name.toLowerCase() !== said.toLowerCase());
+    // So is a town of the same name the value places elsewhere ("Boston, Lincolnshire, United Kingdom" for Boston, MA).
+    const sameNameElsewhere = (p: Place) => target.level === 'city' && target.country !== undefined && p.level === 'city' && /,/.test(e.fact!.value)
+      && (p.country !== target.country || (p.state !== undefined && target.state !== undefined && p.state !== target.state));
+    const readOtherwise = said !== null && !inside && resolved.some((p) => p.country !== undefined && (p.name.toLowerCase() !== said.toLowerCase() || sameNameElsewhere(p)));
     const literal = readOtherwise ? null : said;
     if (literal && (!inside || inside.name === literal || target.level !== 'city')) return pass(filter, [e], 'stated');
     if (inside) return pass(filter, [e], 'inferred', ` (inferred: ${inside.name} lies in ${target.name})`);
@@ -802,9 +805,12 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   // paper's (a book's, a video's) own publication told on another page: a roundup of 2006 about a 1977 paper
   // does not date the paper; only its own page's date does.
   const ownDating = PAGE_DATED_KINDS.has(candidate.entityType) && spec.groups.some((g) => g.some((t) => /^(?:publish|published|release|released|appeared)$/i.test(t)));
+  // A birth or a death is no news of the day: a profile published with a prize ("Born in Mukawa, Japan, …") does not
+  // date the birth by the day the prize was announced.
+  const lifeEvent = spec.groups.some((g) => g.some((t) => /^(?:born|birth|died|death)$/i.test(t)));
   const factLines = new Set(evidence.flatMap((e) => (e.fact ? [e.fact.passage, e.fact.value, e.text] : [])));
   for (const e of matching) {
-    if (e.fact || factLines.has(e.text) || (ownDating && !e.ownPage)) continue;
+    if (lifeEvent || e.fact || factLines.has(e.text) || (ownDating && !e.ownPage)) continue;
     if (dateCheck(e, spec.dateRange, yearCues) === 'none' && pageDateIn(e.page, spec.dateRange)) {
       return pass(filter, [e], 'inferred', ` (no date in the sentence; the page is dated ${e.page.publishedAt!.slice(0, 10)}, within ${describe(spec.dateRange)})`);
     }
@@ -849,6 +855,22 @@ function ownKind(candidate: Candidate, pages: readonly FetchedPage[]): string | 
   return null;
 }
 
+/**
+ * The verdict on a criterion said negated ("not hiring", "for-profit") from the verdict on the criterion itself: what
+ * shows it rules the negation out and what rules it out shows the negation, on the same passages. Unclear stays
+ * unclear, and so does a "no" that quotes nothing (no passage to rest a pass on).
+ */
+function negated(filter: FunnelFilter, candidate: Candidate, verdict: Verdict): Verdict {
+  const said = verdict.passages.map((p) => `“${p.text}”`).join(' and ');
+  if (verdict.outcome === 'yes') {
+    return { ...verdict, pass: false, outcome: 'no', rationale: `Does not meet “${filter.title}”: the page says: ${said}` };
+  }
+  if (verdict.outcome === 'no' && verdict.passages.length > 0) {
+    return { ...verdict, pass: true, outcome: 'yes', rationale: `Meets “${filter.title}” because the page says: ${said}` };
+  }
+  return unclear(filter, candidate, 'no passage states it either way.');
+}
+
 /** The verdict of one filter on one candidate. */
 export function verifyCandidate(plan: ResearchPlan, filter: FunnelFilter, candidate: Candidate, pages: readonly FetchedPage[]): Verdict {
   const spec = specOf(filter);
@@ -870,12 +892,19 @@ export function verifyCandidate(plan: ResearchPlan, filter: FunnelFilter, candid
       return verifyExcluded(filter, spec.terms, candidate, evidence);
     case 'location':
       return verifyLocation(filter, spec, candidate, evidence);
-    case 'form':
-      return verifyForm(filter, spec.form, candidate, evidence);
+    case 'form': {
+      // "exited": any of the forms will do; "for-profit", "not acquired": the form ruled out.
+      const forms = [spec.form, ...(spec.alternatives ?? [])];
+      const verdicts = forms.map((form) => verifyForm(filter, form, candidate, evidence));
+      const verdict = verdicts.find((v) => v.outcome === 'yes') ?? (verdicts.every((v) => v.outcome === 'no') ? verdicts[0]! : verdicts.find((v) => v.outcome !== 'no')!);
+      return spec.negated ? negated(filter, candidate, verdict) : verdict;
+    }
     case 'size':
       return verifySize(filter, spec, candidate, evidence);
-    case 'hiring':
-      return verifyHiring(filter, candidate, evidence);
+    case 'hiring': {
+      const verdict = verifyHiring(filter, candidate, evidence);
+      return spec.negated ? negated(filter, candidate, verdict) : verdict;
+    }
     case 'cohort':
       return verifyCohort(filter, spec, candidate, evidence);
     case 'remote':
