@@ -6,7 +6,7 @@
 // Run from anywhere: node deploy/build.mjs [outdir]   (default: dist/ at the repository root)
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,6 +44,32 @@ const thirdPartyExternal = {
 };
 
 /**
+ * The filter's gazetteer tables (services/filter/src/domain/gazetteer-index.ts), written beside the module
+ * from the installed data packages, where a process reads them instead of building them (about 0.6
+ * CPU-seconds less per start of a process that runs the filter). The module is compiled on its own to a
+ * file in `outdir` (so its imports resolve in the same node_modules as the bundle's), run, and removed.
+ */
+async function writeGazetteerIndex(outdir) {
+  const writer = join(outdir, '.gazetteer-index-writer.mjs');
+  await build({
+    entryPoints: [join(root, 'services', 'filter', 'src', 'domain', 'gazetteer-index.ts')],
+    outfile: writer,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    plugins: [thirdPartyExternal],
+    logLevel: 'warning',
+  });
+  try {
+    const { writeGazetteerIndex: write, GAZETTEER_INDEX_FILE } = await import(pathToFileURL(writer).href);
+    write(join(outdir, GAZETTEER_INDEX_FILE));
+  } finally {
+    rmSync(writer, { force: true });
+  }
+}
+
+/**
  * Builds into `outdir` (emptied first). Returns the third-party imports the bundle leaves to node_modules,
  * also written to externals.json beside it, so a test can hold them to the production dependencies.
  */
@@ -65,6 +91,7 @@ export async function buildImage(outdir) {
     logLevel: 'warning',
   });
   cpSync(join(root, 'services', 'edge', 'src', 'web', 'static'), join(outdir, 'static'), { recursive: true });
+  await writeGazetteerIndex(outdir);
   const externals = [...new Set(Object.values(result.metafile.outputs)
     .flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path)))].sort();
   writeFileSync(join(outdir, 'externals.json'), JSON.stringify(externals, null, 2) + '\n');

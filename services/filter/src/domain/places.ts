@@ -1,13 +1,13 @@
 import nlp from 'compromise';
-import { City, State } from 'country-state-city';
 import { continents, countries } from 'countries-list';
 import worldCountries from 'world-countries';
+import { loadGazetteerIndex, placeKey, type CityRow, type GazetteerIndex } from './gazetteer-index.js';
 
 /**
  * Places and their containment (San Francisco ⊂ California ⊂ United States ⊂ North America; Berlin ⊂
  * Germany ⊂ Europe), read from two maintained gazetteer packages: `country-state-city` (countries, their
- * states and cities) and `countries-list` (continents, country aliases, capitals). The city index is
- * built on first use (about 150 000 names, under a second) and kept for the process.
+ * states and cities) and `countries-list` (continents, country aliases, capitals). Their lookup tables
+ * (gazetteer-index.ts: about 150 000 city names) are loaded once, ahead of the first query, and kept for the process.
  */
 
 export type PlaceLevel = 'city' | 'state' | 'country' | 'region';
@@ -245,49 +245,12 @@ function aliasPlace(name: string): Place | null {
   return null;
 }
 
-const norm = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[.]/g, '').replace(/\s+/g, ' ').trim();
+const norm = placeKey;
 
-interface CityRow { name: string; country: string; state: string; lat?: number; lng?: number }
+let index: GazetteerIndex | null = null;
 
-interface Index {
-  countries: Map<string, string>; // name/alias → ISO2
-  states: Map<string, { country: string; code: string; name: string }[]>; // name → states
-  stateByCode: Map<string, { name: string; code: string }>; // `${country}/${code}` → state
-  cities: Map<string, CityRow[]>;
-  citiesPerState: Map<string, number>;
-  capitals: Map<string, string>; // normalised capital → ISO2
-}
-
-let index: Index | null = null;
-
-function buildIndex(): Index {
-  const idx: Index = { countries: new Map(), states: new Map(), stateByCode: new Map(), cities: new Map(), citiesPerState: new Map(), capitals: new Map() };
-  for (const [iso2, c] of Object.entries(countries)) {
-    const data = c as { name: string; native: string; capital: string; alias?: string[] };
-    for (const n of [data.name, data.native, ...(data.alias ?? [])]) if (n) idx.countries.set(norm(n), iso2);
-    if (data.capital) idx.capitals.set(norm(data.capital), iso2);
-  }
-  for (const s of State.getAllStates()) {
-    const list = idx.states.get(norm(s.name)) ?? [];
-    list.push({ country: s.countryCode, code: s.isoCode, name: s.name });
-    idx.states.set(norm(s.name), list);
-    idx.stateByCode.set(`${s.countryCode}/${s.isoCode}`, { name: s.name, code: s.isoCode });
-  }
-  for (const c of City.getAllCities()) {
-    const key = norm(c.name);
-    const list = idx.cities.get(key) ?? [];
-    const lat = Number(c.latitude);
-    const lng = Number(c.longitude);
-    list.push({ name: c.name, country: c.countryCode, state: c.stateCode, ...(c.latitude && c.longitude && Number.isFinite(lat) && Number.isFinite(lng) ? { lat, lng } : {}) });
-    idx.cities.set(key, list);
-    const s = `${c.countryCode}/${c.stateCode}`;
-    idx.citiesPerState.set(s, (idx.citiesPerState.get(s) ?? 0) + 1);
-  }
-  return idx;
-}
-
-function gazetteer(): Index {
-  index ??= buildIndex();
+function gazetteer(): GazetteerIndex {
+  index ??= loadGazetteerIndex();
   return index;
 }
 
@@ -419,13 +382,13 @@ export function placesWithin(place: Place): string[] {
     const area = areaByName(place.name)!;
     const core = coordinatesOf(area.core);
     if (!core) return [];
-    const near = City.getCitiesOfState(area.core.country, area.core.state)
-      .map((c) => ({ name: c.name, d: distanceKm(core, { lat: Number(c.latitude), lng: Number(c.longitude) }) }))
+    const near = gazetteer().citiesOfState(area.core.country, area.core.state)
+      .map((c) => ({ name: c.name, d: distanceKm(core, { lat: c.lat ?? Number.NaN, lng: c.lng ?? Number.NaN }) }))
       .filter((c) => Number.isFinite(c.d) && c.d <= area.radiusKm)
       .sort((a, b) => a.d - b.d);
     return [...new Set(near.map((c) => c.name))].slice(0, 150);
   }
-  if (place.level === 'country' && place.country) return State.getStatesOfCountry(place.country).map((s) => s.name).slice(0, 60);
+  if (place.level === 'country' && place.country) return gazetteer().statesOfCountry(place.country).map((s) => s.name).slice(0, 60);
   const group = stateGroupOf(place);
   if (group) return group.states.map((code) => statePlace(group.country, code).name);
   const sub = place.level === 'region' ? subregionMembers(place.name) : null;
@@ -456,7 +419,7 @@ export function mainCountriesWithin(place: Place, n: number): string[] {
   const key = codes.join(',');
   let ranked = mainCountriesMemo.get(key);
   if (!ranked) {
-    ranked = codes.map((code) => ({ code, places: City.getCitiesOfCountry(code)?.length ?? 0 }))
+    ranked = codes.map((code) => ({ code, places: gazetteer().cityCountOf(code) }))
       .sort((a, b) => b.places - a.places || a.code.localeCompare(b.code)).map((c) => countryName(c.code));
     mainCountriesMemo.set(key, ranked);
   }
@@ -467,7 +430,7 @@ export function mainCountriesWithin(place: Place, n: number): string[] {
 export function widerPlace(place: Place): Place | null {
   if (place.level === 'city' && place.country) {
     // Cities of small countries sit in nominal states; widen straight to the country there.
-    const states = State.getStatesOfCountry(place.country).length;
+    const states = gazetteer().statesOfCountry(place.country).length;
     return place.state && states > 0 && place.country === 'US' ? statePlace(place.country, place.state) : countryPlace(place.country);
   }
   if (place.level === 'state' && place.country) return countryPlace(place.country);
