@@ -101,6 +101,21 @@ describe('the fake web', () => {
     expect(() => buildWeb(KIND_SITES, entities, { split: 'test', day: DEVSET_DAY, shapes: ['ld-variants'] })).toThrow(/not in the test split/);
   });
 
+  it('serves the dev-only probes facts-variants and article-variants only when named, and never on the held-out web', () => {
+    expect(dev.some((p) => p.shape === 'facts-variants' || p.shape === 'article-variants')).toBe(false);
+    const probe = buildWeb(KIND_SITES, entities, { split: 'dev', day: DEVSET_DAY, shapes: ['facts-variants', 'article-variants'] });
+    expect(new Set(probe.map((p) => p.shape))).toEqual(new Set(['facts-variants', 'article-variants']));
+    // Every entity has one profile; the articles link a name to that profile when they link it.
+    const profiles = probe.filter((p) => p.shape === 'facts-variants');
+    expect(new Set(profiles.flatMap((p) => p.entities))).toEqual(new Set(entities.map((e) => e.key)));
+    const profileUrls = new Set(profiles.map((p) => p.url));
+    const articleLinks = probe.filter((p) => p.shape === 'article-variants').flatMap((p) => [...p.html.matchAll(/href="(https:\/\/[^"]+)"/g)].map((m) => m[1]!));
+    expect(articleLinks.filter((u) => profileUrls.has(u)).length).toBeGreaterThan(100);
+    for (const shape of ['facts-variants', 'article-variants'] as const) {
+      expect(() => buildWeb(KIND_SITES, entities, { split: 'test', day: DEVSET_DAY, shapes: [shape] })).toThrow(/not in the test split/);
+    }
+  });
+
   it('dates pages from the records or the injected day, never later', () => {
     for (const p of [...dev, ...test]) {
       expect(p.published, p.url).not.toBeNull();

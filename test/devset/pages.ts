@@ -19,14 +19,15 @@ import { infoboxPage, microdataPage } from './extra-shapes.js';
 import { homepageLdPage, profileCardPage, roundupPages } from './more-shapes.js';
 import { addDays, documentHtml, esc, hashOf, slugify } from './html.js';
 import { bibliographyPages, journalPage, journalUrl, profileLdPage, profileLdUrl, rankedListPages, spotlightPage, spotlightUrl, trackerProfilePage, trackerUrl } from './variant-shapes.js';
-import { ldVariantPage } from './ld-variant-shapes.js';
+import { ldVariantPage, ldVariantUrl } from './ld-variant-shapes.js';
+import { articleVariantPages, factsVariantPage, factsVariantUrl } from './probe-shapes.js';
 import type { DevEntity } from './records.js';
 import type { EntityGroup, EntityView, KindSite } from './site-model.js';
 
 export type Split = 'dev' | 'test';
 export type Shape = 'profile-list' | 'about' | 'directory' | 'table' | 'infobox' | 'microdata' | 'profile-card' | 'homepage-ld' | 'roundup'
   | 'tracker-profile' | 'spotlight' | 'ranked-list' | 'profile-ld' | 'journal-page' | 'bibliography'
-  | 'ld-variants'
+  | 'ld-variants' | 'facts-variants' | 'article-variants'
   | 'profile-dl' | 'jsonld' | 'news';
 
 export const SHAPES_BY_SPLIT: Record<Split, readonly Shape[]> = {
@@ -39,8 +40,9 @@ export const SHAPES_BY_SPLIT: Record<Split, readonly Shape[]> = {
 };
 
 /** Dev-only probe shapes: served only when named in `--shapes`, never in a split's default web (the figures of
- * record do not move with them). `ld-variants` (ld-variant-shapes.ts): JSON-LD as real sites vary schema.org. */
-export const DEV_PROBE_SHAPES: readonly Shape[] = ['ld-variants'];
+ * record do not move with them). `ld-variants` (ld-variant-shapes.ts): JSON-LD as real sites vary schema.org;
+ * `facts-variants`, `article-variants` (probe-shapes.ts): registry and database profiles, news and blog articles. */
+export const DEV_PROBE_SHAPES: readonly Shape[] = ['ld-variants', 'facts-variants', 'article-variants'];
 
 export interface WebPage {
   url: string;
@@ -231,6 +233,7 @@ class WebBuilder {
       if (shapes.includes('profile-card')) this.add(profileCardPage(v.entity, this.options.day));
       if (shapes.includes('homepage-ld')) this.add(homepageLdPage(v.entity, this.options.day));
       if (shapes.includes('ld-variants')) this.add(ldVariantPage(v.entity, this.options.day));
+      if (shapes.includes('facts-variants')) this.add(factsVariantPage(v.entity, this.options.day));
       if (shapes.includes('tracker-profile')) this.add(trackerProfilePage(v.entity, entities, this.options.day));
       if (shapes.includes('spotlight')) this.add(spotlightPage(v.entity, entities, this.options.day));
       if (shapes.includes('profile-ld')) this.add(profileLdPage(v.entity, entities, this.options.day));
@@ -249,6 +252,12 @@ class WebBuilder {
         const linkOf = (e: DevEntity) => (shapes.includes('tracker-profile') ? trackerUrl(e) : shapes.includes('spotlight') ? spotlightUrl(e)
           : shapes.includes('profile-ld') ? profileLdUrl(e) : this.profileListUrl(e));
         for (const page of rankedListPages(g, members.map((m) => m.entity), entities, this.options.day, linkOf)) this.add(page);
+      }
+      if (shapes.includes('article-variants')) {
+        // An article links a name to the entity's page when this web serves one (else the name stays a link to nowhere served).
+        const linkOf = (e: DevEntity) => (shapes.includes('facts-variants') ? factsVariantUrl(e) : shapes.includes('ld-variants') ? ldVariantUrl(e)
+          : e.domain ? `https://${e.domain}/` : null);
+        for (const page of articleVariantPages(g, members.map((m) => m.entity), entities, this.options.day, linkOf)) this.add(page);
       }
       if (shapes.includes('bibliography')) {
         const linkOf = (e: DevEntity) => (shapes.includes('journal-page') ? journalUrl(e) : this.profileListUrl(e));
