@@ -61,7 +61,8 @@ export default defineConfig({
     pool: 'forks',
     // Compiles the service once per run (reused while the sources are unchanged): test children start
     // `leadfinder serve` from the bundle the image runs, 2 CPU-seconds a start instead of 3.5 through tsx.
-    globalSetup: ['test/support/serve-bundle.global.ts', 'test/support/nats-store-keeper.global.ts'],
+    // Then starts the one embedded server the files that need no other settings share (test/support/shared-server.ts).
+    globalSetup: ['test/support/serve-bundle.global.ts', 'test/support/nats-store-keeper.global.ts', 'test/support/shared-server.global.ts'],
     reporters: ['default'],
     projects: [
       {

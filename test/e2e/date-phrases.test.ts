@@ -3,19 +3,19 @@
  * no half of the phrase, and a phrase that cannot be read is a `status` event, not a criterion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startServerProcess } from '../support/server-process.js';
-import type { ServerProcess } from '../support/server-process.js';
+import { createAccount } from '../support/server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN, type EmbeddedServer } from '../support/shared-server.js';
 import { eventsOf, searchApi } from '../support/search-api.js';
 import type { SearchApi } from '../support/search-api.js';
 
-const ADMIN = 'date-phrases-e2e-admin-token-0123456789abcdef';
+const ADMIN = SHARED_SERVER_ADMIN_TOKEN;
 
 describe('date phrases in the event stream', () => {
-  let server: ServerProcess;
+  let server: EmbeddedServer;
   let api: SearchApi;
 
   beforeAll(async () => {
-    server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } });
+    server = await embeddedServer();
     api = searchApi(server.url, (await createAccount(server.url, ADMIN, 20)).apiKey);
   });
   afterAll(async () => {

@@ -4,18 +4,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@leadfinder/wire';
-import { createAccount, startServerProcess } from '../support/server-process.js';
-import type { ServerProcess } from '../support/server-process.js';
+import { createAccount } from '../support/server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN, type EmbeddedServer } from '../support/shared-server.js';
 import { eventsOf, searchApi } from '../support/search-api.js';
 
-const ADMIN = 'date-windows-admin-token-0123456789abcdef';
+const ADMIN = SHARED_SERVER_ADMIN_TOKEN;
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe('date windows on the sample corpus, at the run date', () => {
-  let server: ServerProcess;
+  let server: EmbeddedServer;
   let apiKey: string;
   beforeAll(async () => {
-    server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } });
+    server = await embeddedServer();
     apiKey = (await createAccount(server.url, ADMIN, 100)).apiKey;
   }, 60_000);
   afterAll(async () => {

@@ -9,16 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { startProxy } from '../../services/client/test/proxy.js';
 import type { TestProxy } from '../../services/client/test/proxy.js';
-import { createAccount, startServerProcess } from '../support/server-process.js';
-import type { ServerProcess } from '../support/server-process.js';
+import { createAccount } from '../support/server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN, type EmbeddedServer } from '../support/shared-server.js';
 
-const ADMIN = 'eventsource-admin-token-0123456789abcdef';
-let server: ServerProcess;
+const ADMIN = SHARED_SERVER_ADMIN_TOKEN;
+let server: EmbeddedServer;
 let apiKey: string;
 let proxy: TestProxy | undefined;
 
 beforeAll(async () => {
-  server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } });
+  server = await embeddedServer();
   apiKey = (await createAccount(server.url, ADMIN, 50)).apiKey;
 });
 afterAll(async () => {

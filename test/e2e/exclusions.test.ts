@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseName, type FinalEvent } from '@leadfinder/wire';
-import { createAccount, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { createAccount } from '../support/server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN, type EmbeddedServer } from '../support/shared-server.js';
 import { eventsOf, searchApi, type SearchBody } from '../support/search-api.js';
 
-const ADMIN = 'exclusions-admin-token-0123456789abcdef';
+const ADMIN = SHARED_SERVER_ADMIN_TOKEN;
 const Q = 'fintech startups in Berlin';
 
 async function post(url: string, key: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -19,11 +20,11 @@ async function post(url: string, key: string, body: unknown): Promise<{ status: 
 }
 
 describe('exclusions across runs, funnel counts and expected, on embedded', () => {
-  let server: ServerProcess;
+  let server: EmbeddedServer;
   let apiKey: string;
   let otherKey: string;
   beforeAll(async () => {
-    server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } });
+    server = await embeddedServer();
     apiKey = (await createAccount(server.url, ADMIN, 100)).apiKey;
     otherKey = (await createAccount(server.url, ADMIN, 100)).apiKey;
   }, 60_000);

@@ -6,20 +6,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalEvent } from '@leadfinder/wire';
-import { createAccount, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { createAccount } from '../support/server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN, type EmbeddedServer } from '../support/shared-server.js';
 import { eventsOf, searchApi, type SearchBody } from '../support/search-api.js';
 
-const ADMIN = 'near-misses-admin-token-0123456789abcdef';
+const ADMIN = SHARED_SERVER_ADMIN_TOKEN;
 // Company size is a filter the sample corpus leaves unclear for some candidates, on any day (a query on
 // recent funding did not once the corpus's rounds moved with the clock); without loosening, every near
 // miss's loosened verdict is unknown.
 const Q = 'fintech startups in Berlin with more than 50 employees';
 
 describe('near misses and unclear verdicts, on embedded', () => {
-  let server: ServerProcess;
+  let server: EmbeddedServer;
   let apiKey: string;
   beforeAll(async () => {
-    server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } });
+    server = await embeddedServer();
     apiKey = (await createAccount(server.url, ADMIN, 100)).apiKey;
   }, 60_000);
   afterAll(async () => {

@@ -4,10 +4,11 @@
  * `final.stop_reason`, charged what it spent and its hold released.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { createAccount } from '../support/server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN, type EmbeddedServer } from '../support/shared-server.js';
 import { eventsOf, searchApi, type SearchBody } from '../support/search-api.js';
 
-const ADMIN = 'row-cost-admin-token-0123456789abcdef';
+const ADMIN = SHARED_SERVER_ADMIN_TOKEN;
 const Q = 'fintech startups in Berlin';
 const INITIAL_USD = 100;
 
@@ -19,9 +20,9 @@ async function money(url: string, id: string): Promise<{ balanceMicrousd: number
 const micros = (usd: number) => Math.round(usd * 1_000_000);
 
 describe('spend per row and max_usd_per_row, on embedded', () => {
-  let server: ServerProcess;
+  let server: EmbeddedServer;
   beforeAll(async () => {
-    server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } });
+    server = await embeddedServer();
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

@@ -51,6 +51,16 @@ function bindable(port: number): Promise<boolean> {
 
 export async function startServerProcess(options: { env?: Record<string, string>; args?: string[]; dataDir?: string; readyTimeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = options.env?.PORT ? Number(options.env.PORT) : await freePort();
+  const launched = launchServerProcess(port, options);
+  await launched.ready;
+  return launched.server;
+}
+
+/**
+ * Spawns `leadfinder serve` on `port` and returns at once: `ready` settles when it answers /readyz (or
+ * rejects when it exits first or is not ready in time, after a SIGKILL).
+ */
+export function launchServerProcess(port: number, options: { env?: Record<string, string>; args?: string[]; dataDir?: string; readyTimeoutMs?: number } = {}): { server: ServerProcess; ready: Promise<void> } {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'leadfinder-test-'));
   const child = spawn(process.execPath, [serveBin(), 'serve', ...(options.args ?? [])], {
     env: {
@@ -74,23 +84,25 @@ export async function startServerProcess(options: { env?: Record<string, string>
   // 60 s: on two shared cores with test files in parallel, a start (about 3 CPU-seconds of imports) can
   // take far longer than on an idle machine; a healthy server is ready long before, so only a failure waits.
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
-  const deadline = Date.now() + readyTimeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before it was ready:\n${output}`);
-    try {
-      const r = await fetch(`${url}/readyz`);
-      if (r.ok) break;
-    } catch {
-      // not listening yet
+  const ready = (async () => {
+    const deadline = Date.now() + readyTimeoutMs;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before it was ready:\n${output}`);
+      try {
+        const r = await fetch(`${url}/readyz`);
+        if (r.ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`server not ready after ${readyTimeoutMs} ms:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server not ready after ${readyTimeoutMs} ms:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  })();
 
-  return {
+  const server: ServerProcess = {
     url, port, dataDir, child,
     output: () => output,
     async stop(stopOptions = {}) {
@@ -108,6 +120,7 @@ export async function startServerProcess(options: { env?: Record<string, string>
       await exited;
     },
   };
+  return { server, ready };
 }
 
 /** Create an account through the admin API. */
