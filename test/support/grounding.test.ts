@@ -8,7 +8,8 @@ import { startFakeWeb } from './fake-web.js';
 import type { FakeWeb } from './fake-web.js';
 import { assertRowsGrounded, corpusEvidence, fakeWebEvidence, groundingProblems } from './grounding.js';
 import type { GroundedRow } from './grounding.js';
-import { createAccount, startServerProcess } from './server-process.js';
+import { createAccount } from './server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN } from './shared-server.js';
 import { searchApi } from './search-api.js';
 
 /** The one clock of this suite: the fake web writes its corpus for this date, and the page below is read from that corpus. */
@@ -66,9 +67,9 @@ describe('the grounding checker', () => {
   });
 
   it('checks corpus-mode rows against the sample corpus the server wrote', async () => {
-    const server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: 'grounding-admin-token-0123456789abcdef' } });
+    const server = await embeddedServer();
     try {
-      const account = await createAccount(server.url, 'grounding-admin-token-0123456789abcdef', 10);
+      const account = await createAccount(server.url, SHARED_SERVER_ADMIN_TOKEN, 10);
       const api = searchApi(server.url, account.apiKey);
       const id = await api.start({ q: 'AI startups in Berlin that raised a seed round in the last year', target: 2 });
       const run = await api.waitTerminal(id, 60_000);

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchServerProcess } from './server-process.js';
-import { SHARED_SERVER_ADMIN_TOKEN, SHARED_SERVER_ENV, SHARED_SERVER_LOG_ENV } from './shared-server.js';
+import { SHARED_SERVER_ADMIN_TOKEN, SHARED_SERVER_DATA_ENV, SHARED_SERVER_ENV, SHARED_SERVER_LOG_ENV } from './shared-server.js';
 
 /**
  * vitest global setup: starts the embedded server the test files share (test/support/shared-server.ts)
@@ -68,11 +68,13 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
   const started = ready.then(() => true, () => false);
   process.env[SHARED_SERVER_ENV] = server.url;
   process.env[SHARED_SERVER_LOG_ENV] = log;
+  process.env[SHARED_SERVER_DATA_ENV] = server.dataDir;
   return async () => {
     await started;
     await server.stop();
     rmSync(logDir, { recursive: true, force: true });
     delete process.env[SHARED_SERVER_ENV];
     delete process.env[SHARED_SERVER_LOG_ENV];
+    delete process.env[SHARED_SERVER_DATA_ENV];
   };
 }

@@ -13,10 +13,14 @@ export const SHARED_SERVER_ADMIN_TOKEN = 'shared-server-admin-token-0123456789ab
 export const SHARED_SERVER_ENV = 'LEADFINDER_TEST_SHARED_SERVER';
 /** Set by the global setup to the file the shared server's output goes to. */
 export const SHARED_SERVER_LOG_ENV = 'LEADFINDER_TEST_SHARED_SERVER_LOG';
+/** Set by the global setup to the shared server's data dir (LEADFINDER_DATA_DIR). */
+export const SHARED_SERVER_DATA_ENV = 'LEADFINDER_TEST_SHARED_SERVER_DATA';
 
 /** What a test file gets: the server's address, its output, and `stop`, which stops it only when it is the file's own. */
 export interface EmbeddedServer {
   url: string;
+  /** Its LEADFINDER_DATA_DIR (where it writes the sample corpus); shared by every file, so read it only. */
+  dataDir: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -29,7 +33,7 @@ export async function embeddedServer(): Promise<EmbeddedServer> {
   const url = process.env[SHARED_SERVER_ENV];
   if (!url || url === 'off') {
     const own = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: SHARED_SERVER_ADMIN_TOKEN } });
-    return { url: own.url, output: own.output, stop: async () => void (await own.stop()) };
+    return { url: own.url, dataDir: own.dataDir, output: own.output, stop: async () => void (await own.stop()) };
   }
   const log = process.env[SHARED_SERVER_LOG_ENV];
   const output = () => (log ? readFileSync(log, 'utf8') : '');
@@ -43,5 +47,5 @@ export async function embeddedServer(): Promise<EmbeddedServer> {
     if (Date.now() > deadline) throw new Error(`the shared server at ${url} is not ready after 60 s:\n${output().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, output, stop: async () => undefined };
+  return { url, dataDir: process.env[SHARED_SERVER_DATA_ENV] ?? '', output, stop: async () => undefined };
 }
