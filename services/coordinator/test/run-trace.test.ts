@@ -220,7 +220,7 @@ describe('run trace', () => {
     };
   }
 
-  it('spans grow with rounds, not pages or candidates: a three-round run for 50 rows has no more spans than a three-round run for 5', async () => {
+  it('spans grow with rounds, not pages or candidates: a three-round run for 50 rows has the spans of a three-round run for 5, besides event appends', async () => {
     h = await createHarness();
     const world: World = {
       plan: planOf(['q1'], [filterOf(1, 'Based in Berlin'), filterOf(2, 'Hiring')]),
@@ -269,12 +269,12 @@ describe('run trace', () => {
     expect([small.rows, rounds(small)], message).toEqual([5, 3]);
     expect([large.rows, rounds(large)], message).toEqual([50, 3]);
     expect(rounds(oneRound), message).toBe(1);
-    // Same rounds and filters, 6 pages and 6 candidates against 18 pages and 66 candidates: the same spans,
-    // give or take the event appends (back-to-back appends share one span, so their grouping varies by a
-    // few with timing); a span per page would add 4 per page over gRPC.
+    // Same rounds and filters, 6 pages and 6 candidates against 18 pages and 66 candidates: the same spans
+    // besides the event appends (a span per page would add 4 per page over gRPC). Back-to-back appends share
+    // one span, so how many append spans a run has depends on timing (18 against 21, then 15 against 27, in
+    // two rounds of one rehearsal at load 14): the bound, at most twice the spans, holds either way.
     const besidesAppends = (t: { spans: ReadableSpan[] }) => t.spans.filter((s) => s.name !== 'event_log.append').length;
     expect(besidesAppends(large), message).toBe(besidesAppends(small));
-    expect(large.spans.length, message).toBeLessThanOrEqual(small.spans.length + 8);
     expect(large.spans.length, message).toBeLessThanOrEqual(2 * small.spans.length);
 
     // No span per page: neither the fetcher's own nor a gRPC pair per Fetch or Extract; the fetcher still
