@@ -1,4 +1,4 @@
-import type { Clock, RunDoc, StopFlags } from '@leadfinder/platform';
+import { sleep, type Clock, type RunDoc, type StopFlags } from '@leadfinder/platform';
 import { RunDeadlineError, StopRequestedError } from './run-end.js';
 
 /**
@@ -25,7 +25,7 @@ export class RunSignals {
     const watchSignal = AbortSignal.any([this.watching.signal, this.signal]);
     // wait() also resolves when its signal aborts or the flags close, so confirm the flag is really up.
     stops.wait(run.id, watchSignal)
-      .then(async () => !watchSignal.aborted && (await stops.isRaised(run.id)))
+      .then(() => confirmRaised(stops, run.id, watchSignal))
       .then((raised) => { if (raised) this.stopCtl.abort(new StopRequestedError(run.id)); }, () => undefined);
     this.deadlineTimer = setTimeout(
       () => this.deadlineCtl.abort(new RunDeadlineError(run.id, run.deadlineAt)),
@@ -48,4 +48,19 @@ export class RunSignals {
     clearTimeout(this.deadlineTimer);
     this.watching.abort();
   }
+}
+
+/**
+ * Whether the flag is up, read after wait() returned. A failed read is tried again until the watch ends:
+ * giving up would lose the user's stop, and the run would go on to its target or deadline.
+ */
+async function confirmRaised(stops: StopFlags, runId: string, watching: AbortSignal): Promise<boolean> {
+  for (let pauseMs = 50; !watching.aborted; pauseMs = Math.min(2 * pauseMs, 1000)) {
+    try {
+      return await stops.isRaised(runId);
+    } catch {
+      await sleep(pauseMs, watching).catch(() => undefined);
+    }
+  }
+  return false;
 }
