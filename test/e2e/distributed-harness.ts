@@ -340,12 +340,22 @@ export interface RunView {
 
 export const TERMINAL = new Set(['done', 'stopped', 'budget_exhausted', 'interrupted', 'error']);
 
-/** Polls until the run is terminal; returns the record and when it was first seen terminal. */
-export async function waitTerminal(api: ReturnType<typeof apiClient>, id: string, timeoutMs: number, pollMs = 100): Promise<{ run: RunView; at: number }> {
-  return await waitUntil(`run ${id} to end`, async () => {
-    const run = await api.run(id);
-    return TERMINAL.has(run.status) ? { run, at: Date.now() } : undefined;
-  }, timeoutMs, undefined, pollMs);
+/**
+ * Polls until the run is terminal; returns the record and when it was first seen terminal. A timeout
+ * names the record last seen and, given `context`, what the fleet printed (a run that never ends is
+ * otherwise undiagnosable after the fact).
+ */
+export async function waitTerminal(api: ReturnType<typeof apiClient>, id: string, timeoutMs: number, pollMs = 100, context?: () => string): Promise<{ run: RunView; at: number }> {
+  let last: RunView | undefined;
+  try {
+    return await waitUntil(`run ${id} to end`, async () => {
+      const run = last = await api.run(id);
+      return TERMINAL.has(run.status) ? { run, at: Date.now() } : undefined;
+    }, timeoutMs, undefined, pollMs);
+  } catch (error) {
+    const seen = last ? `status ${last.status}, where ${last.where}` : 'never read';
+    throw new Error(`${(error as Error).message} (last seen: ${seen})${context ? `\n${context()}` : ''}`);
+  }
 }
 
 export { waitUntil };

@@ -162,8 +162,8 @@ describe.skipIf(!serversReady)('leadfinder as separate processes over NATS JetSt
     const stop = await api(edgeB).stop(id);
     expect(stop.status).toBe(202);
     expect(stop.body).toMatchObject({ id, status: 'running', stopRequested: true });
-    const { run, at } = await waitTerminal(api(edgeB), id, 10_000, 50);
-    web.release();
+    // Released whatever happens, so a failure here does not hold the next test's searches too.
+    const { run, at } = await waitTerminal(api(edgeB), id, 10_000, 50, fleetOutput).finally(() => web.release());
     console.info(`stop → terminal in ${at - askedAt} ms`);
     expect(run.status).toBe('stopped');
     expect(at - askedAt).toBeLessThan(STOP_BOUND_MS);
@@ -187,7 +187,10 @@ describe.skipIf(!serversReady)('leadfinder as separate processes over NATS JetSt
       const docs = await Promise.all(ids.map((id) => store.runs.get(id)));
       if (!docs.every((d) => d?.lease && d.started && d.where.startsWith('round '))) return undefined;
       return docs.map((d) => d!.lease!.owner);
-    }, 30_000);
+    }, 30_000).catch((error: unknown) => {
+      web.release();
+      throw new Error(`${(error as Error).message}\n${fleetOutput()}`);
+    });
     expect(new Set(owners).size).toBe(2);
     const victim = coordinators.find((c) => c.instanceId === owners[0])!;
     const survivor = coordinators.find((c) => c !== victim)!;
@@ -195,7 +198,7 @@ describe.skipIf(!serversReady)('leadfinder as separate processes over NATS JetSt
     const killedAt = Date.now();
     await victim.kill();
     web.release();
-    const ends = await Promise.all(ids.map((id) => waitTerminal(api(edgeA), id, 60_000, 200)));
+    const ends = await Promise.all(ids.map((id) => waitTerminal(api(edgeA), id, 60_000, 200, fleetOutput)));
     for (const [i, { run, at }] of ends.entries()) {
       if (owners[i] === victim.instanceId) {
         expect(run.status, fleetOutput()).toBe('interrupted');
