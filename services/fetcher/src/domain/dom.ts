@@ -49,9 +49,11 @@ export function rawText(node: DomNode): string {
   return out;
 }
 
-/** Visible content text below a node, skipping boilerplate. */
+/** Visible content text below a node, skipping boilerplate. A line break reads as a space, as the page's passages
+ * print it (extract.ts): "<b>Locations</b><br>SF Bay Area" is "Locations SF Bay Area", not "LocationsSF Bay Area". */
 export function contentText(node: DomNode, insideContent = false): string {
   if (node.type === 'text') return node.data ?? '';
+  if (node.type === 'tag' && node.name === 'br') return ' ';
   if (isBoilerplate(node, insideContent)) return '';
   const inside = insideContent || isContentRoot(node);
   let out = '';

@@ -417,6 +417,29 @@ function tableRows(table: DomNode): DomNode[] {
 
 const CELLS = new Set(['td', 'th']);
 
+/** Elements that end a line inside a table cell. */
+const CELL_LINE_BREAKS = new Set(['br', 'li', 'p', 'div', 'dd']);
+
+/** The lines of a cell: its text cut at line breaks and at its block children, each cleaned, none empty. */
+function cellLines(cell: DomNode): string[] {
+  let out = '';
+  const walk = (node: DomNode) => {
+    if (node.type === 'text') {
+      out += node.data ?? '';
+      return;
+    }
+    if (node.type !== 'tag' || isBoilerplate(node, true)) return;
+    if (node.name === 'br') {
+      out += '\n';
+      return;
+    }
+    for (const c of node.children ?? []) walk(c);
+    if (CELL_LINE_BREAKS.has(node.name ?? '')) out += '\n';
+  };
+  for (const c of cell.children ?? []) walk(c);
+  return out.split('\n').map(clean).filter(Boolean);
+}
+
 /** A table row as extraction prints it: its cells apart by one space. */
 function rowText(row: DomNode): string {
   return clean(childrenNamed(row, CELLS).map((c) => contentText(c, true)).join(' '));
@@ -465,6 +488,74 @@ function emphasisedLabel(node: DomNode): { label: string; value: string; colon: 
     return { label, value, colon };
   }
   return null;
+}
+
+/** Element children and non-blank text of a node, in order. */
+function visibleChildren(node: DomNode): DomNode[] {
+  return (node.children ?? []).filter((c) => (c.type === 'text' ? Boolean(clean(c.data ?? '')) : c.type === 'tag'));
+}
+
+/** A block that opens with an emphasised label and a line break before its value ("<p><b>Campus</b><br>Kyoto</p>"). */
+function labelOnItsOwnLine(node: DomNode): boolean {
+  const [first, second] = visibleChildren(node);
+  return Boolean(first && second && first.type === 'tag' && EMPHASIS.has(first.name ?? '') && second.type === 'tag' && second.name === 'br');
+}
+
+/** How many other blocks beside this one (same parent, same element) open with a label on its own line. */
+function labelBlockSiblings(node: DomNode): number {
+  return (node.parent?.children ?? []).filter((c) => c !== node && c.type === 'tag' && c.name === node.name && labelOnItsOwnLine(c)).length;
+}
+
+/** Path words of an author's page (a byline's link: /author/jane-doe, /contributors/jane-doe). */
+const AUTHOR_SEGMENTS = /^(?:authors?|writers?|contributors?|columnists?|reporters?|byline)$/i;
+/** Class or id words of a byline. */
+const BYLINE_CLASS = /\b(?:byline|author|authors|contributor|dateline)\b/i;
+
+/** A link to who wrote the page (rel="author", an author page's path, inside a byline), not to what it is about. */
+function authorLink(a: DomNode, within: DomNode): boolean {
+  if (/\bauthor\b/i.test(a.attribs?.rel ?? '')) return true;
+  try {
+    const segments = new URL(a.attribs?.href ?? '', 'http://this.page/').pathname.split('/').filter(Boolean);
+    if (segments.length >= 2 && AUTHOR_SEGMENTS.test(segments.at(-2)!)) return true;
+  } catch {
+    return false;
+  }
+  for (let n: DomNode | null | undefined = a; n; n = n.parent) {
+    if (BYLINE_CLASS.test(`${n.attribs?.class ?? ''} ${n.attribs?.id ?? ''}`)) return true;
+    if (n === within) break;
+  }
+  return false;
+}
+
+/** A name that starts a line before a separator ("Segment (YC S11), San Francisco: …", "PagerDuty — …"). */
+function plainLead(line: string): string | null {
+  const m = /^(.{2,60}?)(?:\s+[—–(]|\s+-\s|:\s|,\s)/u.exec(line);
+  const name = m?.[1]?.trim() ?? '';
+  if (!name || !plausibleItemName(name) || name.split(/\s+/).length > 5 || !/^[\p{Lu}\p{N}]/u.test(name)) return null;
+  // A name's words are capitalised ("GOAT Group", "Our World in Data" keeps its short words); a phrase is not.
+  const words = name.split(/\s+/);
+  return words.filter((w) => /^[\p{Lu}\p{N}]/u.test(w)).length * 2 > words.length ? name : null;
+}
+
+/**
+ * The unlinked members of a series ("A, B, C and D") in which at least two members are `linked` names: each
+ * a short capitalised name. A series whose unlinked members outnumber its linked ones is left alone.
+ */
+function seriesSiblings(paragraph: string, linked: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const [start, end] of sentenceSpans(paragraph)) {
+    const sentence = paragraph.slice(start, end).replace(/[.!?]+$/, '');
+    const tail = sentence.slice(sentence.lastIndexOf(':') + 1);
+    const parts = tail.split(/,\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).map((x) => x.trim()).filter(Boolean);
+    if (parts.length < 3) continue;
+    // The first part may carry the words that lead into the series ("… the same names Fivestars"): only a
+    // part that is a whole name counts.
+    const members = parts.filter((x) => linked.includes(x));
+    const rest = parts.filter((x) => !linked.includes(x));
+    if (members.length < 2 || rest.length > members.length) continue;
+    for (const x of rest) if (plainLead(`${x}, `) === x && paragraph.includes(x)) out.push(x);
+  }
+  return out;
 }
 
 /** Labels a reader takes for labels: marked by a colon, or words profiles label values with. */
@@ -582,7 +673,13 @@ function readStructure(root: DomNode): Structure {
       if (cells.length !== 2) continue;
       const label = text(cells[0]!).replace(/:$/, '');
       const value = text(cells[1]!);
-      if (label && value && label.length <= 40) facts.push({ label, value, passage: rowText(row) });
+      if (!label || !value || label.length > 40) continue;
+      // A cell that puts several values on lines of their own ("Kyoto University<br>Gladstone Institutes", a
+      // list) states each: one fact per line, the row its passage.
+      // Lines that are blocks of their own (a list in the cell) are passages of their own in the page text.
+      const lines = cellLines(cells[1]!);
+      const blocks = ['li', 'p', 'div', 'dd'].some((b) => descendants(cells[1]!, b).length > 0);
+      for (const v of lines.length > 1 ? lines : [value]) facts.push({ label, value: v, passage: blocks && lines.length > 1 ? v : rowText(row) });
     }
   }
 
@@ -632,6 +729,18 @@ function readStructure(root: DomNode): Structure {
         named.push({ name: first.text, kind: null, link: first.href, passage: line, facts: factsInside(li, line), source: 'list' });
       }
     }
+    // A directory that links or bolds most of its names may print some plainly ("Segment (YC S11) — …"): the
+    // lead before a separator is that line's name, when the other lines open with their names too (a reading
+    // list's lines open with their authors, not with the titles they link).
+    const opening = named.filter((n) => n.passage.startsWith(n.name)).length;
+    if (opening >= 2 && opening * 2 > named.length && named.length * 2 >= lis.length && !factList) {
+      for (const li of lis) {
+        const line = text(li);
+        if (named.some((n) => n.passage === line) || facts.some((f) => f.passage === line)) continue;
+        const name = plainLead(line);
+        if (name) named.push({ name, kind: null, link: null, passage: line, facts: factsInside(li, line), source: 'list' });
+      }
+    }
     if (named.length >= 2) for (const item of named) if (!itemPassages.has(item.passage)) { items.push(aside ? { ...item, source: 'related' } : item); itemPassages.add(item.passage); }
   }
 
@@ -645,9 +754,14 @@ function readStructure(root: DomNode): Structure {
       facts.push({ label: fact[1]!.trim(), value: fact[2]!.trim(), passage: line });
       continue;
     }
-    // "<p><b>Headquarters</b> Berlin</p>": a bold label a profile uses, then its value.
-    const lead = line.length <= 160 ? emphasisedLabel(p) : null;
-    if (lead && PROFILE_LABEL.test(lead.label) && !/[.!?]\s/.test(lead.value)) facts.push({ label: lead.label, value: lead.value, passage: line });
+    // "<p><b>Headquarters</b> Berlin</p>": a bold label a profile uses, then its value. A bold lead on a line of
+    // its own ("<p><b>Campus</b><br>Rehovot, Israel</p>") is a label whatever its words when the paragraphs
+    // beside it are written the same way: the markup, repeated, says label and value.
+    // Such a value may hold sentence punctuation ("D. J. Thouless, J. M. Kosterlitz"): the line break, not the
+    // words, ends the label.
+    const blockLabel = labelOnItsOwnLine(p) && labelBlockSiblings(p) >= 2;
+    const lead = line.length <= 160 || blockLabel ? emphasisedLabel(p) : null;
+    if (lead && (blockLabel || (PROFILE_LABEL.test(lead.label) && !/[.!?]\s/.test(lead.value)))) facts.push({ label: lead.label, value: lead.value, passage: line });
   }
   // Label and value side by side in two elements ("<div><span>Team size</span> <span>120</span></div>"), or a
   // label heading and its value.
@@ -657,10 +771,11 @@ function readStructure(root: DomNode): Structure {
   // each such name is an item, its sentence the passage, its site the lead.
   for (const p of descendants(root, 'p')) {
     const paragraph = text(p);
+    const linked: string[] = [];
     for (const a of descendants(p, 'a')) {
       const href = a.attribs?.href ?? '';
       const name = text(a);
-      if (!href || href.startsWith('#') || !plausibleItemName(name)) continue;
+      if (!href || href.startsWith('#') || !plausibleItemName(name) || authorLink(a, p)) continue;
       let path = '/';
       let external = false;
       try {
@@ -683,13 +798,30 @@ function readStructure(root: DomNode): Structure {
       if (!ownSite && !named) continue;
       // A long link text is a name only when the page it opens carries it (a paper's title and its slug).
       if (name.split(/\s+/).length > 5 && !named) continue;
-      if (items.some((i) => i.name === name)) continue;
+      linked.push(name);
+      const earlier = items.find((i) => i.name === name);
+      if (earlier) {
+        // Named again: a passage about it alone says more than a sentence that lists it with others ("… Fivestars,
+        // Presto and PagerDuty."), so the later one replaces it.
+        const others = items.filter((i) => i !== earlier).map((i) => i.name);
+        const passage = namingPassage(paragraph, name, descendants(p, 'a').map((x) => text(x)).filter((n) => n && n !== name));
+        if (earlier.source === 'link' && others.some((o) => earlier.passage.includes(o)) && !others.some((o) => passage.includes(o))) earlier.passage = passage;
+        continue;
+      }
       // Its passage is the sentence that names it: a news paragraph often names several entities, and
       // "Ibadan-based Mendwell …" says nothing of the next sentence's company. The sentences right after it
       // that refer back to it ("It was later acquired.", "The team counts 70 people.") are about it too, up to
       // the first that does not or that names another entity.
       const passage = namingPassage(paragraph, name, descendants(p, 'a').map((x) => text(x)).filter((n) => n && n !== name));
       items.push({ name, kind: null, link: href, passage, facts: [], source: ASIDE_HEADING.test(paragraph) || asideOf(p) ? 'related' : 'link' });
+    }
+    // "… Fivestars, Presto, PagerDuty and Optimizely.": a series whose members are mostly linked names names the
+    // same sort of thing in its unlinked members too.
+    if (linked.length >= 2 && !ASIDE_HEADING.test(paragraph) && !asideOf(p)) {
+      for (const name of seriesSiblings(paragraph, linked)) {
+        if (items.some((i) => i.name === name)) continue;
+        items.push({ name, kind: null, link: null, passage: namingPassage(paragraph, name, linked), facts: [], source: 'link' });
+      }
     }
   }
 

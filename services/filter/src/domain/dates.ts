@@ -275,9 +275,10 @@ const ATOM_RULES: AtomRule[] = [
     // Decades without their century: "the seventies", "the '70s", "the 70s". The most recent such decade that
     // has begun by `now` ("the seventies" of 2026 are the 1970s); the decade we are in is left unread, as
     // "the twenties" of 2026 may mean either century. "in their 40s" (an age) has no "the" nor apostrophe.
-    re: /\bthe\s+(?:['‘’]?([1-9]0)s|(twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties))\b|(?<=\s|^)['‘’]([1-9]0)s\b/gi,
+    // The second of two ("the 50s and 60s", "the '80s or '90s") takes the first's "the".
+    re: /\bthe\s+(?:['‘’]?([1-9]0)s|(twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties))\b|(?<=\s|^)['‘’]([1-9]0)s\b|(?<=\bthe\s+['‘’]?[1-9]0s\s+(?:and|or|to|through)\s+)([1-9]0)s\b/gi,
     atom(m, now) {
-      const digits = m[1] ?? m[3] ?? String(DECADE_WORDS.indexOf(m[2]!.toLowerCase()) * 10 + 20);
+      const digits = m[1] ?? m[3] ?? m[4] ?? String(DECADE_WORDS.indexOf(m[2]!.toLowerCase()) * 10 + 20);
       const within = Number(digits);
       const thisCentury = Math.floor(now.getUTCFullYear() / 100) * 100;
       const y = thisCentury + within <= now.getUTCFullYear() ? thisCentury + within : thisCentury - 100 + within;
@@ -293,7 +294,7 @@ const DECADE_WORDS = ['twenties', 'thirties', 'forties', 'fifties', 'sixties', '
 /** A bare year: a date only where a preposition or another period says so (checked in `bareYearAtoms`). */
 const BARE_YEAR = /\b((?:19|20)\d{2})\b/g;
 /** Words after which a bare year or month name is a date. */
-const DATE_PREPOSITION = /\b(?:in|during|throughout|since|from|after|before|until|till|by|between|of|to|and|or|through|thru|starting|beginning|as\s+of|prior\s+to|up\s+to|than|over|for|on)\s+(?:the\s+(?:year|month)\s+(?:of\s+)?)?$|[-–—]\s*$/i;
+const DATE_PREPOSITION = /\b(?:in|during|throughout|since|from|after|before|until|till|by|between|of|to|and|or|through|thru|starting|beginning|as\s+of|prior\s+to|up\s+to|than|over|for|on)\s+(?:the\s+(?:year|month)\s+(?:of\s+)?)?$|\b(?:post|pre)\s*$|[-–—]\s*$/i;
 
 function claimed(atoms: readonly Atom[], start: number, end: number): boolean {
   return atoms.some((a) => start < a.end && end > a.start);
@@ -427,7 +428,7 @@ export interface PeriodReading {
 const RANGE_GAP = /^\s*(?:-|–|—|to|until|till|through|thru)\s*$/i;
 const AND_GAP = /^\s*(?:and|&|or)\s*$/i;
 /** Words before a period, with what they do to it. Longest first. */
-const PREFIX = /\b(between|since|from|after|starting(?:\s+(?:in|from|on))?|beginning(?:\s+(?:in|on))?|as\s+of|no\s+earlier\s+than|before|prior\s+to|earlier\s+than|until|till|up\s+to|by|through|no\s+later\s+than|in|during|throughout|within|over|of|on|for)\s+(?:the\s+(?:(?:year|month)\s+(?:of\s+)?)?)?$/i;
+const PREFIX = /\b(?:(between|since|from|after|starting(?:\s+(?:in|from|on))?|beginning(?:\s+(?:in|on))?|as\s+of|no\s+earlier\s+than|before|prior\s+to|earlier\s+than|until|till|up\s+to|by|through|no\s+later\s+than|in|during|throughout|within|over|of|on|for)\s+(?:the\s+(?:(?:year|month)\s+(?:of\s+)?)?)?|(post|pre)(?:-|\s+))$/i;
 const OPEN_AFTER = /^\s*(?:onwards?|and\s+(?:later|after|since)|or\s+later)\b/i;
 const OPEN_BEFORE = /^\s*(?:and|or)\s+(?:earlier|before)\b/i;
 
@@ -473,7 +474,8 @@ function readAt(text: string, atoms: readonly Atom[], i: number): Reading {
   const a = atoms[i]!;
   const before = text.slice(0, a.start);
   const prefix = PREFIX.exec(before);
-  const word = prefix?.[1]?.toLowerCase().replace(/\s+/g, ' ') ?? '';
+  // "post-2018", "pre-1960": after and before, as people write them before a year.
+  const word = (prefix?.[1] ?? { post: 'after', pre: 'before' }[prefix?.[2]?.toLowerCase() ?? ''])?.toLowerCase().replace(/\s+/g, ' ') ?? '';
   const start = prefix ? prefix.index : a.start;
   if (a.kind === 'window' || a.joined) return { start, end: a.end, from: a.from, to: a.to, uses: 1 };
   const b = atoms[i + 1];

@@ -54,10 +54,10 @@ const DROP = new Set([
   'written', 'authored', 'co-authored', 'coauthored', 'most', 'highly', 'widely',
 ]);
 /**
- * Words people use for companies in a query ("climate tech ventures", "teams hiring in Berlin") that are no kind
+ * Words people use for companies in a query ("climate tech ventures", "teams hiring in Berlin", "e-commerce outfits") that are no kind
  * noun on pages ("joined the team" says nothing of a page's kind): here they only name the kind, as "startups" does.
  */
-const QUERY_COMPANY_NOUNS = ['venture', 'ventures', 'team', 'teams'];
+const QUERY_COMPANY_NOUNS = ['venture', 'ventures', 'team', 'teams', 'outfit', 'outfits'];
 const QUERY_COMPANY_NOUN = new RegExp(`\\b(?:${QUERY_COMPANY_NOUNS.join('|')})\\b`, 'gi');
 
 /** Nouns that only name the kind; the extractor already guarantees the kind, so they are not checked. */
@@ -77,6 +77,9 @@ const GENERIC_NOUNS = new Set(
  * Words that say a paper is scholarly ("scientific", "academic", "peer-reviewed", "research", "journal"): every
  * paper is, and no page prints them as a topic, so for papers they are no criterion.
  */
+/** Words that say what kind of work a paper on a topic is ("theory"), left out beside the topic itself. */
+const WEAK_PAPER_WORDS: ReadonlySet<string> = new Set(['theory', 'theories', 'theoretical']);
+
 const SCHOLARLY_REGISTER: ReadonlySet<string> = new Set(['scientific', 'scholarly', 'academic', 'research', 'peer', 'reviewed', 'refereed', 'journal']);
 
 /** "the most cited", "highly influential": ranking words no page prints as a fact about the thing. */
@@ -335,14 +338,18 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   const register = kindCue.type === 'paper' ? SCHOLARLY_REGISTER : null;
   const isQualifier = (t: string) => !DROP.has(t) && t.length > 1 && !GENERIC_NOUNS.has(tokens(t).map(stem).join(' ')) && !(kindNoun && lightStems(t).every((w) => kindNoun.has(w)))
     && !(register && tokens(t).every((w) => register.has(w)));
-  const qualifiers = headTerms.filter(isQualifier);
+  // "papers on gauge theories": beside a topic, "theory" is what a paper on it is (its title may say "gauge fields"
+  // or "gauge bosons"), no second topic to find.
+  const weak = kindCue.type === 'paper' && headTerms.some((t) => isQualifier(t) && !WEAK_PAPER_WORDS.has(t)) ? WEAK_PAPER_WORDS : null;
+  const isTopic = (t: string) => isQualifier(t) && !(weak && weak.has(t));
+  const qualifiers = headTerms.filter(isTopic);
   return {
     entityType: kindCue.type,
     noun: kindCue.noun,
     head,
     qualifiers,
     // "biotech, medtech or healthcare": the commas of a list ending in "or" are more "or"s.
-    qualifierAlternatives: termAlternatives(tokens(head.replace(/,\s*(?=[^,]*\bor\b)/gi, ' or ')), isQualifier),
+    qualifierAlternatives: termAlternatives(tokens(head.replace(/,\s*(?=[^,]*\bor\b)/gi, ' or ')), isTopic),
     place: found?.place ?? null,
     placeAlternatives: alternatives,
     outside: found?.outside === true,
@@ -363,7 +370,7 @@ function theFor(place: Place): string {
   if (isArea(place)) return /^greater\b/i.test(place.name) ? '' : 'the ';
   // A part of a country ("the West Coast", "the Midwest") takes the article; "New England" does not.
   if (place.level === 'region' && place.country) return /^New\b/.test(place.name) ? '' : 'the ';
-  if (place.level === 'region') return /^(?:Middle East|Caribbean)/.test(place.name) ? 'the ' : '';
+  if (place.level === 'region') return /^(?:Middle East|Caribbean|Nordics)/.test(place.name) ? 'the ' : '';
   return place.level === 'country' && /^(United|Netherlands|Philippines)/.test(place.name) ? 'the ' : '';
 }
 
@@ -504,6 +511,15 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     filters.push(
       filter(filters.length + 1, `${capitalise(parsed.event)}${when}`, `The ${kind} ${was}${parsed.event}${dates}.`, {
         kind: 'event', groups, dateRange: parsed.dateRange, steps: 0, asOf,
+      }),
+    );
+  } else if (parsed.dateRange && FOUNDED_KINDS.has(parsed.entityType)) {
+    // "post-2018 startups", "2021 companies", "startups from before 2014": a time said of an organisation alone is
+    // when it was founded, as "founded after 2018" would say; any other date on its pages ("raised in 2020") is not it.
+    const range = parsed.dateRange;
+    filters.push(
+      filter(filters.length + 1, `Founded ${range.phrase.replace(/^(?:from|of|during)\s+/i, 'in ')}`, `The ${kind} was founded, ${dateWords(range)}.`, {
+        kind: 'event', groups: groupsOf(['founded']), dateRange: range, steps: 0, asOf,
       }),
     );
   } else if (parsed.dateRange) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchedPage } from '@leadfinder/wire';
-import { bareProfile, fact, outcomes, plan } from './fact-page-testing.js';
+import type { FetchedPage, PageEntity } from '@leadfinder/wire';
+import { bareProfile, fact, NOW, outcomes, plan, reasoner, signal } from './fact-page-testing.js';
+import { relaxFilter } from './relax.js';
 
 /**
  * Queries as people type them for leads and research, read so that they bring no wrong rows: negations,
@@ -91,5 +92,95 @@ describe('places written as people type them', () => {
   it('two capitals that are no state code are no place ("AI", "ML")', async () => {
     expect((await plan('AI startups in SF')).filters.map((f) => f.title)).toEqual(['Is an AI startup', 'Based in San Francisco']);
     expect((await plan('ML companies')).filters.some((f) => f.title.startsWith('Based'))).toBe(false);
+  });
+});
+
+describe('dates written as people write them', () => {
+  it.each([
+    ['post-2018 startups', 'Founded post-2018', { from: '2019-01-01', to: null }],
+    ['companies founded post 2015', 'Founded (post 2015)', { from: '2016-01-01', to: null }],
+    ['startups from 2021', 'Founded in 2021', { from: '2021-01-01', to: '2021-12-31' }],
+    ['papers from the 50s and 60s', 'Dated from the 50s and 60s', { from: '1950-01-01', to: '1969-12-31' }],
+    ['chemistry papers pre-1960', 'Dated pre-1960', { to: '1959-12-31' }],
+  ])('"%s": %s', async (query, title, range) => {
+    const f = (await plan(query)).filters.find((x) => x.title === title);
+    expect(f, JSON.stringify((await plan(query)).filters.map((x) => x.title))).toBeDefined();
+    expect((f!.spec as { dateRange: object }).dateRange).toMatchObject(range);
+  });
+
+  it('a time said of a company alone is its founding, not any date on its pages', async () => {
+    const page = bareProfile('companies.example', 'Odeko', [fact('Founded', '2017'), fact('Latest funding', 'Series B, 2021')]);
+    expect((await outcomes('post-2018 startups', page))[1]).toBe('no');
+    const young = bareProfile('companies.example', 'Whatnot', [fact('Founded', '2019')]);
+    expect((await outcomes('post-2018 startups', young))[1]).toBe('yes');
+  });
+});
+
+describe('kind words and regions people use', () => {
+  it('"outfits" names the kind, no topic to find', async () => {
+    const p = await plan('e-commerce outfits');
+    expect(p.entityType).toBe('company');
+    expect(JSON.stringify(p.filters[0]!.spec)).not.toContain('outfit');
+  });
+
+  it('the Nordics, Scandinavia, DACH and Benelux are their countries', async () => {
+    expect((await plan('laureates working in the Nordics')).filters.map((f) => f.title)).toEqual(['Is a laureate', 'Based in the Nordics']);
+    expect((await plan('scientists at institutions in the DACH region')).filters.map((f) => f.title)).toEqual(['Is a scientist', 'Based in DACH']);
+    const at = (name: string, where: string) => bareProfile('nobel.example', name, [fact('Institution', where)]);
+    expect((await outcomes('laureates working in the Nordics', at('May-Britt Moser', 'Norwegian University of Science and Technology, Trondheim, Norway')))[1]).toBe('yes');
+    expect((await outcomes('laureates working in the Nordics', at('Tomas Lindahl', 'Francis Crick Institute, London, United Kingdom')))[1]).toBe('no');
+    expect((await outcomes('scientists at institutions in the DACH region', at('Stefan Hell', 'Max Planck Institute, Göttingen, Germany')))[1]).toBe('yes');
+    expect((await outcomes('fintech startups in Benelux', bareProfile('companies.example', 'Adyen', [fact('Industry', 'Fintech'), fact('Location', 'Amsterdam, Netherlands')])))[1]).toBe('yes');
+  });
+});
+
+describe('papers by a family of title words', () => {
+  const article = (title: string) => bareProfile('journals.example', title, [fact('Authors', 'R. H. Grubbs, W. Tumas'), fact('Journal', 'Science'), fact('Published', '1989')]);
+
+  it('"polymers" finds the polymerization a title names; "gauge theories" the gauge fields and bosons', async () => {
+    expect((await outcomes('papers on polymers', article('Living ring opening metathesis polymerization catalyzed by alkylidene complexes')))[0]).toBe('yes');
+    expect((await outcomes('papers on polymers', article('Primer directed enzymatic amplification of DNA')))[0]).not.toBe('yes');
+    expect((await outcomes('papers on gauge theories', article('Broken symmetries and the masses of gauge bosons')))[0]).toBe('yes');
+    expect((await outcomes('papers on gauge theories', article('Quantum tunnelling in a dissipative system')))[0]).not.toBe('yes');
+  });
+});
+
+describe('a sector word used in a sentence is not the sector a listing states', () => {
+  it('"consumer companies": a table row "Fintech" and an about page that says "merchants and consumers" is unclear, not a pass', async () => {
+    const p = await plan('consumer companies in Los Angeles');
+    const rowFacts = [fact('Industry', 'Fintech (Banking and Exchange)'), fact('Location', 'Los Angeles, CA, USA')];
+    const row: PageEntity = { name: 'Coinbase', kind: null, link: 'https://coinbase.example/', passage: 'Coinbase Los Angeles, CA, USA Fintech (Banking and Exchange)', facts: rowFacts, source: 'table' };
+    const listingUrl = 'https://startupindex.example/lists/los-angeles';
+    const listing: FetchedPage = {
+      url: listingUrl, finalUrl: listingUrl, status: 200, contentType: 'text/html', title: 'Companies in Los Angeles', text: `Companies in Los Angeles\n${row.passage}\n${rowFacts.map((f) => f.passage).join('\n')}`,
+      publishedAt: null, passages: ['Companies in Los Angeles', row.passage], fetchedAt: NOW, model: { subject: null, items: [row], siteName: 'Startup Index' },
+    };
+    const prose = 'Coinbase is a digital currency wallet and platform where merchants and consumers can transact with new digital currencies.';
+    const about: FetchedPage = {
+      url: 'https://coinbase.example/', finalUrl: 'https://coinbase.example/', status: 200, contentType: 'text/html', title: 'Coinbase', text: `Coinbase\n${prose}`,
+      publishedAt: null, passages: ['Coinbase', prose], fetchedAt: NOW, model: { subject: { name: 'Coinbase', kind: null, link: null, passage: 'Coinbase', facts: [], source: 'heading' }, items: [], siteName: null },
+    };
+    const { candidates } = await reasoner.extract({ plan: p, page: listing, round: 1 }, { signal });
+    const found = candidates.find((c) => c.name === 'Coinbase')!;
+    // Its own page followed from the listing's link.
+    const candidate = { ...found, sourceUrls: [...found.sourceUrls, about.url] };
+    const verdict = (await reasoner.verify({ plan: p, filter: p.filters[0]!, candidate, pages: [listing, about] }, { signal })).verdict;
+    expect(verdict.outcome, verdict.rationale).toBe('unclear');
+    // A row that states the sector asked for still passes.
+    const consumerRow = { ...row, name: 'Honeylove', link: 'https://honeylove.example/', passage: 'Honeylove Los Angeles, CA, USA Consumer (Apparel and Cosmetics)', facts: [fact('Industry', 'Consumer (Apparel and Cosmetics)'), rowFacts[1]!] };
+    const listing2: FetchedPage = { ...listing, text: `Companies in Los Angeles\n${consumerRow.passage}\n${consumerRow.facts.map((f) => f.passage).join('\n')}`, passages: ['Companies in Los Angeles', consumerRow.passage], model: { subject: null, items: [consumerRow], siteName: 'Startup Index' } };
+    const c2 = (await reasoner.extract({ plan: p, page: listing2, round: 1 }, { signal })).candidates.find((c) => c.name === 'Honeylove')!;
+    expect((await reasoner.verify({ plan: p, filter: p.filters[0]!, candidate: c2, pages: [listing2] }, { signal })).verdict.outcome).toBe('yes');
+  });
+});
+
+describe('relaxing a place stops at its country', () => {
+  it('"who worked in the UK", "in the Nordics": no loosening to a continent; a city still widens to its country', async () => {
+    for (const query of ['Nobel laureates in chemistry who worked in the UK', 'laureates working in the Nordics']) {
+      const place = (await plan(query)).filters.find((f) => f.title.startsWith('Based in'))!;
+      expect(relaxFilter(place, new Date(NOW)), query).toBeNull();
+    }
+    const city = (await plan('fintech startups in Berlin')).filters.find((f) => f.title.startsWith('Based in'))!;
+    expect(relaxFilter(city, new Date(NOW))?.title).toBe('Based in Germany');
   });
 });

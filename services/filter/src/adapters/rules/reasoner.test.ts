@@ -153,7 +153,7 @@ describe('verifying filters', () => {
 });
 
 describe('relaxing a filter that keeps almost nobody', () => {
-  it('widens a city to its country, then to its region, then gives up', async () => {
+  it('widens a city to its country, then gives up (a continent is no slight loosening of a country)', async () => {
     const plan = await demoPlan();
     let f: FunnelFilter | null = plan.filters[1]!;
     const titles: string[] = [];
@@ -161,7 +161,7 @@ describe('relaxing a filter that keeps almost nobody', () => {
       f = (await reasoner.relax({ plan, filter: f }, { signal })).filter;
       if (f) titles.push(f.title);
     }
-    expect(titles).toEqual(['Based in Germany', 'Based in Europe']);
+    expect(titles).toEqual(['Based in Germany']);
   });
   it('lets a Munich startup through once Berlin is widened to Germany', async () => {
     const plan = await demoPlan();

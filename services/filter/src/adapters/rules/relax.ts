@@ -13,7 +13,7 @@ import { broaderGroup } from '../../domain/synonyms.js';
  * loosened filter once per filter per run, re-checks the candidates that filter rejected, and marks
  * the rows that needed it (`relaxed`).
  *
- * Steps: a place widens to its country, then its region; an event first gets its date range widened
+ * Steps: a place widens to its country (never to a continent); an event first gets its date range widened
  * by 50 % (not a window set by calendar years, which is the question itself), then a funding stage ("Series A", "seed") becomes any funding round, then a sector term
  * gains broader synonyms; a period widens by 50 %; a type filter broadens its sector terms.
  */
@@ -64,7 +64,9 @@ function loosen(spec: FilterSpec, now: Date): Step | null {
       // "In Los Angeles or Chicago" names its places; a place wide enough for all of them is another question.
       if (spec.alternatives && spec.alternatives.length > 0) return null;
       const wider = widerPlace(spec.place);
-      if (!wider) return null;
+      // A continent is no slight loosening of a country or a group of countries: "chemists who worked in the UK"
+      // or "laureates in the Nordics" do not take France or Germany. A city or a state still widens to its country.
+      if (!wider || (wider.level === 'region' && !wider.country)) return null;
       const birth = spec.relation === 'birth';
       return {
         spec: { kind: 'location', place: wider, names: placeNames(wider), steps: spec.steps + 1, ...(birth ? { relation: 'birth' as const } : {}) },

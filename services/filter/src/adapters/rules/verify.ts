@@ -285,6 +285,16 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
     }
     return fail(filter, candidate, 'the pages do not describe it that way.');
   }
+  // A listing's sector column that names another sector ("Fintech (Banking and Exchange)") against a sentence that
+  // merely uses the word ("merchants and consumers can transact"): the sentence does not settle "consumer companies".
+  if (!authoritative && topicFacts.length > 0) {
+    const sectorWords = other.filter((g) => g.some((t) => isKnownTerm(t)));
+    const listed = sectorWords.filter((g) => coverSectors(topicFacts, [[...g, ...narrowerTerms(g)]]) === null);
+    const saidOnlyInProse = listed.filter((g) => !(coverGroups(evidence.filter((e) => e.fact), [g]) ?? []).length);
+    if (saidOnlyInProse.length > 0) {
+      return unclear(filter, candidate, `its listed sector (${topicFacts.map((e) => e.fact!.value).join('; ').slice(0, 120)}) does not name ${saidOnlyInProse[0]![0]}, only a sentence uses the word.`);
+    }
+  }
   const sectorPassages = bySector;
   const used = [...sectorPassages, ...byOther.filter((e) => !sectorPassages.includes(e))];
   return subSector ? pass(filter, used, 'inferred', ' (inferred: a sub-sector of the one asked for)') : pass(filter, used, 'stated');
