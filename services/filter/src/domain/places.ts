@@ -65,6 +65,12 @@ const SUBREGIONS: { names: string[]; adjectives: string[]; subregions: string[];
   { names: ['North Africa', 'Northern Africa'], adjectives: ['North African'], subregions: ['Northern Africa'] },
   { names: ['Southern Africa'], adjectives: [], subregions: ['Southern Africa'] },
   { names: ['Sub-Saharan Africa'], adjectives: ['Sub-Saharan'], subregions: ['Western Africa', 'Eastern Africa', 'Middle Africa', 'Southern Africa'] },
+  // Groups of countries people name that are no UN subregion: the Nordic Council's five, Scandinavia's three, the
+  // German-speaking DACH, the Benelux union.
+  { names: ['Nordics', 'Nordic countries', 'Nordic region'], adjectives: ['Nordic'], subregions: [], plus: ['DK', 'FI', 'IS', 'NO', 'SE'] },
+  { names: ['Scandinavia'], adjectives: ['Scandinavian'], subregions: [], plus: ['DK', 'NO', 'SE'] },
+  { names: ['DACH', 'DACH region', 'DACH countries'], adjectives: [], subregions: [], plus: ['DE', 'AT', 'CH'] },
+  { names: ['Benelux', 'Benelux countries'], adjectives: [], subregions: [], plus: ['BE', 'NL', 'LU'] },
 ];
 
 /**
