@@ -48,6 +48,8 @@ async function main(): Promise<void> {
     LEADFINDER_LOG_LEVEL: 'silent',
     // `npm run bench -- --otlp`: spans and metrics exported to the bench's loopback OTLP sink.
     ...(process.env.LEADFINDER_BENCH_OTLP ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.LEADFINDER_BENCH_OTLP } : {}),
+    // OTEL_EXPORTER_OTLP_PROTOCOL=http/json npm run bench …: export JSON instead of the default protobuf.
+    ...(process.env.OTEL_EXPORTER_OTLP_PROTOCOL ? { OTEL_EXPORTER_OTLP_PROTOCOL: process.env.OTEL_EXPORTER_OTLP_PROTOCOL } : {}),
     ...spec.env,
   });
 
