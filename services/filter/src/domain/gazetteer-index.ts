@@ -48,6 +48,10 @@ export const placeKey = (s: string): string => s.normalize('NFKD').replace(/[\u0
 
 /** The file the build writes beside the compiled module, where loadGazetteerIndex looks first. */
 export const GAZETTEER_INDEX_FILE = 'gazetteer-index.bin';
+/**
+ * The file's layout and key rule: one more with any change to what the file holds or to placeKey. The build
+ * writes the file with the module that reads it, so they disagree only where a file outlives its build.
+ */
 const FORMAT = 1;
 const DATA_PACKAGE = 'country-state-city';
 
