@@ -8,26 +8,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startServerProcess } from '../../../test/support/server-process.js';
-import type { ServerProcess } from '../../../test/support/server-process.js';
+import { createAccount } from '../../../test/support/server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN, type EmbeddedServer } from '../../../test/support/shared-server.js';
 import { csvObjects } from './parse-csv.js';
 
 const run = promisify(execFile);
 const ROOT = process.cwd();
-const ADMIN = 'cli-pack-admin-token-0123456789abcdefgh';
+const ADMIN = SHARED_SERVER_ADMIN_TOKEN;
 
 describe('the packed leadfinder command', () => {
   const dir = mkdtempSync(join(tmpdir(), 'leadfinder-cli-pack-'));
   const app = join(dir, 'app');
   let tarball: string;
-  let server: ServerProcess;
+  let server: EmbeddedServer;
   let apiKey: string;
 
   beforeAll(async () => {
     const [packed] = await Promise.all([
       run(process.execPath, [join(ROOT, 'services/cli/scripts/pack.mjs'), dir], { timeout: 120_000 }),
       (async () => {
-        server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } });
+        server = await embeddedServer();
         apiKey = (await createAccount(server.url, ADMIN, 50)).apiKey;
       })(),
     ]);

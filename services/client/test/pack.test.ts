@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startServerProcess } from '../../../test/support/server-process.js';
-import type { ServerProcess } from '../../../test/support/server-process.js';
+import { createAccount } from '../../../test/support/server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN, type EmbeddedServer } from '../../../test/support/shared-server.js';
 
 const run = promisify(execFile);
 const ROOT = process.cwd();
-const ADMIN = 'pack-test-admin-token-0123456789abcdefgh';
+const ADMIN = SHARED_SERVER_ADMIN_TOKEN;
 
 /** The ```js block of the README's "SDK and CLI" section. */
 function readmeSnippet(file: string): string {
@@ -29,14 +29,14 @@ describe('the packed @leadfinder/client', () => {
   const dir = mkdtempSync(join(tmpdir(), 'leadfinder-sdk-'));
   const app = join(dir, 'app');
   let tarball: string;
-  let server: ServerProcess;
+  let server: EmbeddedServer;
   let apiKey: string;
 
   beforeAll(async () => {
     const [packed] = await Promise.all([
       run(process.execPath, [join(ROOT, 'services/client/scripts/pack.mjs'), dir], { timeout: 120_000 }),
       (async () => {
-        server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN } });
+        server = await embeddedServer();
         apiKey = (await createAccount(server.url, ADMIN, 50)).apiKey;
       })(),
     ]);
