@@ -24,6 +24,23 @@ export const SCREEN_THRESHOLD = 0.33;
 export const SCREEN_TRUSTED_RANKS = 3;
 
 /**
+ * An entity's own home or about page ("https://acme.com/", "https://acme.com/about-us") among the first page of
+ * results passes too: it is the page that states the entity's facts (often only in structured data), its excerpt
+ * is a tagline that shows none of them, and a site has one such page, so a query opens a few at most.
+ */
+export const SCREEN_OWN_PAGE_RANKS = 10;
+const OWN_PAGE_PATH = /^\/(?:(?:about|about-us|company|who-we-are)\/?)?$/i;
+
+function ownPage(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return OWN_PAGE_PATH.test(u.pathname) && !u.search;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Scores a search hit from its title and snippet: the share of the plan's term groups it contains,
  * with the kind's nouns as one group. A hit published before the date floor keeps half its score,
  * since an old page rarely reports a recent event. The score orders what is opened first.
@@ -53,6 +70,7 @@ export function screenHits(plan: ResearchPlan, hits: readonly SearchHit[]): Scre
     let score = groups.length === 1 || others.length === 0 ? matched / groups.length : matched / (others.length + (kindShown ? 1 : 0));
     if (floor && hit.publishedAt && hit.publishedAt.slice(0, 10) < floor) score *= 0.5;
     score = Math.round(score * 1000) / 1000;
-    return { url: hit.url, score, pass: score >= SCREEN_THRESHOLD || hit.rank <= SCREEN_TRUSTED_RANKS };
+    const trusted = hit.rank <= SCREEN_TRUSTED_RANKS || (hit.rank <= SCREEN_OWN_PAGE_RANKS && ownPage(hit.url));
+    return { url: hit.url, score, pass: score >= SCREEN_THRESHOLD || trusted };
   });
 }
