@@ -128,8 +128,8 @@ const DERIVED_ADJECTIVE: readonly [RegExp, string[]][] = [
   [/escence$/, ['escent']],
   [/ism$/, ['ic']],
   [/ics$/, ['ic']],
-  // "polymers": the process titles name ("polymerization", "polymerisation").
-  [/ers?$/, ['erization', 'erisation']],
+  // "polymers", "isomers": the process titles name ("polymerization", "isomerisation").
+  [/mers?$/, ['merization', 'merisation']],
 ];
 
 /** The adjective a topic noun is printed as in titles, when its ending is a regular one; else none. */

@@ -103,6 +103,11 @@ function subjectSentence(sentences: readonly string[], name: string): string | u
 /** Prose that speaks of a person: "He was born …", "She shared …", "Born in Kyoto, …". */
 const PERSON_PROSE = /(?:^|[.!?]\s+|\n)(?:(?:He|She)\s+\p{Ll}|Born\s+(?:in|on)\b)/u;
 
+/** Kinds that are works with authors: a reference list names them by title, after the authors. */
+const WRITTEN_KINDS: ReadonlySet<EntityType> = new Set(['paper', 'book']);
+/** What follows an author's surname in a reference: initials ("Grubbs, R. (1992)", "Laughlin, R. B.", "Glauber RJ."). */
+const AUTHOR_INITIALS = /^(?:,\s*(?:\p{Lu}\.\s*){1,3}(?:[,(“"]|and\b|$)|\s+(?![IVXL]+\.)\p{Lu}{1,3}\.\s)/u;
+
 /** Candidates the page model names: its subject, and the items of its listings. */
 function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
   const model = page.model;
@@ -146,6 +151,9 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
       // spend the round's leads on pages chosen by the site rather than by the query.
       if (item.source === 'related') continue;
       if (otherKind(item.kind) || !page.text.includes(item.name) || !/\p{L}/u.test(item.name) || item.name.length > 250) continue;
+      // A reference whose line opens with its author ("Grubbs, R. (1992). Ring opening …", "Glauber RJ. Coherent …"):
+      // the name before the initials is who wrote the work, not the work.
+      if (WRITTEN_KINDS.has(kind) && item.passage.startsWith(item.name) && AUTHOR_INITIALS.test(item.passage.slice(item.name.length))) continue;
       out.push({
         name: item.name, sentence: item.passage, lead: item.link, domain: entityDomain(item, pageHost),
         passages: [item.passage, ...item.facts.map((f) => f.passage)],

@@ -270,7 +270,12 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
       text = cut(text, exclusion.index, exclusion.index + exclusion[0].length);
     }
   }
-  const found = findPlace(text);
+  let found = findPlace(text);
+  // A capitalised name after "in" that no gazetteer knows is no town when it is a sector ("startups in Fintech"), an
+  // acronym ("in AI", "in ML"), or said of a paper, which appears in a journal and is based nowhere ("papers in
+  // Physical Review Letters"): its words stay a criterion.
+  const unknown = found !== null && !found.outside && found.place.level === 'city' && found.place.country === undefined;
+  if (unknown && (isKnownTerm(found!.place.name) || /^\p{Lu}{2,4}$/u.test(found!.place.name) || detectEntityType(text).type === 'paper')) found = null;
   // "in Los Angeles or Chicago", "in Boston, Austin and Denver": more places after the first, any of which will do.
   const alternatives: Place[] = [];
   if (found && !found.outside) {

@@ -184,3 +184,72 @@ describe('relaxing a place stops at its country', () => {
     expect(relaxFilter(city, new Date(NOW))?.title).toBe('Based in Germany');
   });
 });
+
+describe('a reference list names works, not their authors', () => {
+  it('an item whose line opens with its author and initials is no paper; the linked title is', async () => {
+    const lines = [
+      'Grubbs, R. (1992). ring opening metathesis polymerization romp of norbornene by a group viii carbene complex in protic media. Journal of Chemistry.',
+      'Schrock, R. “Living Ring Opening Metathesis Polymerization Catalyzed by Well Characterized Transition Metal Alkylidene Complexes.” Journal of Chemistry, 1990.',
+      'Glauber RJ. Coherent and Incoherent States of the Radiation Field. Journal of Physics. 1963.',
+    ];
+    const items: PageEntity[] = [
+      { name: 'Grubbs', kind: null, link: null, passage: lines[0]!, facts: [], source: 'list' },
+      { name: 'Living Ring Opening Metathesis Polymerization Catalyzed by Well Characterized Transition Metal Alkylidene Complexes', kind: null, link: 'https://journals.example/article/living', passage: lines[1]!, facts: [], source: 'list' },
+      { name: 'Glauber', kind: null, link: null, passage: lines[2]!, facts: [], source: 'list' },
+    ];
+    const url = 'https://readinglists.example/lists/prize-2005';
+    const page: FetchedPage = {
+      url, finalUrl: url, status: 200, contentType: 'text/html', title: 'Reading list: papers behind the 2005 Nobel prizes', text: ['Reading list', ...lines].join('\n'),
+      publishedAt: null, passages: ['Reading list', ...lines], fetchedAt: NOW, model: { subject: null, items, siteName: 'Reading Lists' },
+    };
+    const names = (await reasoner.extract({ plan: await plan('papers on polymers'), page, round: 1 }, { signal })).candidates.map((c) => c.name);
+    expect(names).not.toContain('Grubbs');
+    expect(names).not.toContain('Glauber');
+    expect(names).toContain(items[1]!.name);
+  });
+});
+
+describe('a capitalised word after "in" that no gazetteer knows', () => {
+  it.each([
+    ['startups in AI', 'Is a startup in AI'],
+    ['companies in Fintech', 'Is a company in Fintech'],
+    ['papers in Physical Review Letters', 'Is a paper in Physical Review Letters'],
+  ])('"%s" is no place: %s', async (query, title) => {
+    const titles = (await plan(query)).filters.map((f) => f.title);
+    expect(titles[0]).toBe(title);
+    expect(titles.some((t) => t.startsWith('Based in'))).toBe(false);
+  });
+
+  it('a town the gazetteer does not know is still a place for a company', async () => {
+    expect((await plan('startups in Smallville')).filters.map((f) => f.title)).toContain('Based in Smallville');
+  });
+});
+
+describe('"for-profit" from a status only a company with owners has', () => {
+  it('a listed or acquired company is no nonprofit (inferred); an active one says nothing either way', async () => {
+    const card = (name: string, status: string) => bareProfile('companies.example', name, [fact('Industry', 'Healthcare'), fact('Status', status)]);
+    const verdictOf = async (page: FetchedPage) => {
+      const p = await plan('for-profit healthcare companies');
+      const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+      return (await reasoner.verify({ plan: p, filter: p.filters[1]!, candidate: candidates[0]!, pages: [page] }, { signal })).verdict;
+    };
+    const acquired = await verdictOf(card('NURX', 'Acquired'));
+    expect([acquired.outcome, acquired.verification]).toEqual(['yes', 'inferred']);
+    expect((await verdictOf(card('Benchling', 'Public'))).outcome).toBe('yes');
+    expect((await verdictOf(card('Koko', 'Active'))).outcome).toBe('unclear');
+  });
+});
+
+describe('outside a place', () => {
+  it('a region that holds the excluded place is no evidence of being outside it', async () => {
+    const about = bareProfile('sendwave.example', 'Sendwave', [fact('Industry', 'Fintech')]);
+    const line = 'Our app sends transfers securely from North America and Europe to Africa, Asia, and the Americas at great rates.';
+    about.passages.push(line);
+    about.text += `\n${line}`;
+    expect((await outcomes('startups based outside the US', about))[1]).not.toBe('yes');
+    const lagos = bareProfile('paystack.example', 'Paystack', [fact('Location', 'Lagos, Nigeria')]);
+    expect((await outcomes('startups based outside the US', lagos))[1]).toBe('yes');
+    const region = bareProfile('acme.example', 'Acme', [fact('Region', 'North America')]);
+    expect((await outcomes('startups based outside the US', region))[1]).not.toBe('yes');
+  });
+});

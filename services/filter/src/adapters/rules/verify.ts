@@ -463,6 +463,8 @@ function verifyOutside(filter: FunnelFilter, target: Place, candidate: Candidate
   for (const e of locationFacts) {
     const places = resolveLocation(e.fact!.value);
     if (places.some((p) => placeContains(target, p))) return fail(filter, candidate, `it is located in ${target.name}.`, [e]);
+    // A region that holds the excluded place ("North America" for outside the US) says neither.
+    if (places.some((p) => placeContains(p, target))) continue;
     if (places.length > 0) {
       const where = places.map((p) => (p.level === 'city' && p.country ? `${p.name} (${p.country})` : p.name)).join(', ');
       return pass(filter, [e], 'inferred', ` (inferred: ${where} lies outside ${target.name})`);
@@ -476,6 +478,8 @@ function verifyOutside(filter: FunnelFilter, target: Place, candidate: Candidate
       const located = placesNamedIn(e.text).filter((m) => locativeName(e.text, [m.text.replace(/-based$/i, '').replace(/['’]s$/, '')]));
       if (located.length === 0) continue;
       if (located.some((m) => placeContains(target, m.place))) return fail(filter, candidate, `it is located in ${target.name}.`, [e]);
+      // "sends transfers from North America and Europe to Africa": a region that holds the excluded place says neither.
+      if (located.some((m) => placeContains(m.place, target))) continue;
       if (located.every((m) => !m.ambiguous)) {
         return pass(filter, [e], 'inferred', ` (inferred: ${located.map((m) => m.place.name).join(', ')} lies outside ${target.name})`);
       }
@@ -564,6 +568,9 @@ function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, e
   if (status && form !== 'nonprofit') return fail(filter, candidate, `its status is “${status.fact!.value}”.`, [status]);
   const forProfit = form === 'nonprofit' ? facts.find((e) => STATUS_LABEL.test(e.fact!.label) && FOR_PROFIT.test(e.fact!.value.trim())) : undefined;
   if (forProfit) return fail(filter, candidate, `its legal form is “${forProfit.fact!.value}”.`, [forProfit]);
+  // Listed on an exchange or bought by another company: an organisation with shareholders, not a nonprofit.
+  const owned = form === 'nonprofit' ? facts.find((e) => /status|stage|exit/i.test(e.fact!.label) && (FORM_VALUE.public.test(e.fact!.value.trim()) || FORM_VALUE.acquired.test(e.fact!.value))) : undefined;
+  if (owned) return { ...fail(filter, candidate, `its status is “${owned.fact!.value}”, which a nonprofit's is not.`, [owned]), verification: 'inferred' };
   return unclear(filter, candidate, 'no passage states its status.');
 }
 
