@@ -545,14 +545,24 @@ function seriesSiblings(paragraph: string, linked: readonly string[]): string[] 
   const out: string[] = [];
   for (const [start, end] of sentenceSpans(paragraph)) {
     const sentence = paragraph.slice(start, end).replace(/[.!?]+$/, '');
-    const tail = sentence.slice(sentence.lastIndexOf(':') + 1);
-    const parts = tail.split(/,\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).map((x) => x.trim()).filter(Boolean);
+    // A linked name is one member whatever it holds ("Sanitation and Health Rights in India (SHRI)"): the series is
+    // cut around the linked names first.
+    let tail = sentence.slice(sentence.lastIndexOf(':') + 1);
+    const held = [...linked].sort((a, b) => b.length - a.length);
+    held.forEach((name, i) => { tail = tail.split(name).join(`\uE000${i}\uE000`); });
+    // A series is "A, B and C": commas between its members and one "and" (or "or") before the last, so an "and"
+    // elsewhere belongs to a member's own name.
+    const cut = tail.split(/,\s+/);
+    const last = (cut.pop() ?? '').replace(/^(?:and|or)\s+/, '');
+    const conjunction = Math.max(last.lastIndexOf(' and '), last.lastIndexOf(' or '));
+    const members = conjunction > 0 ? [...cut, last.slice(0, conjunction), last.slice(conjunction).replace(/^\s+(?:and|or)\s+/, '')] : [...cut, last];
+    const parts = members.map((x) => x.replace(/\uE000(\d+)\uE000/g, (_, i: string) => held[Number(i)]!).trim()).filter(Boolean);
     if (parts.length < 3) continue;
     // The first part may carry the words that lead into the series ("… the same names Fivestars"): only a
     // part that is a whole name counts.
-    const members = parts.filter((x) => linked.includes(x));
+    const named = parts.filter((x) => linked.includes(x));
     const rest = parts.filter((x) => !linked.includes(x));
-    if (members.length < 2 || rest.length > members.length) continue;
+    if (named.length < 2 || rest.length > named.length) continue;
     for (const x of rest) if (plainLead(`${x}, `) === x && paragraph.includes(x)) out.push(x);
   }
   return out;

@@ -80,6 +80,16 @@ describe('page model: an article naming several entities', () => {
     expect(byName('PagerDuty')).toMatchObject({ link: null, passage: expect.stringContaining('PagerDuty and') });
   });
 
+  it('a linked name that holds "and" stays one member of the series', () => {
+    const series = extractHtml(`<!doctype html><html><head><title>Notes | Blog</title></head><body><main><article><h1>Notes from the field</h1>
+<p>Among the nonprofits in India: <a href="https://noora.org/">Noora Health</a>, <a href="https://orgs.example/org/sanitation-and-health-rights-in-india-shri">Sanitation and Health Rights in India (SHRI)</a> and Dost Education.</p></article></main></body></html>`);
+    expect(series.model!.items.map((i) => i.name)).toEqual(['Noora Health', 'Sanitation and Health Rights in India (SHRI)', 'Dost Education']);
+    // Unlinked, such a name is not cut at its "and" either: the series' one "and" comes before its last member.
+    const plain = extractHtml(`<!doctype html><html><head><title>Notes | Blog</title></head><body><main><article><h1>Notes from the field</h1>
+<p>Among the nonprofits in India: <a href="https://noora.org/">Noora Health</a>, Sanitation and Health Rights in India (SHRI) and <a href="https://dosteducation.com/">Dost Education</a>.</p></article></main></body></html>`);
+    expect(plain.model!.items.map((i) => i.name)).not.toContain('Sanitation');
+  });
+
   it('a name listed with others and then written about alone takes the passage about it alone', () => {
     expect(byName('Fivestars')?.passage).toBe('“Loyalty should be simple,” said a co-founder of Fivestars. It was acquired last year.');
   });
