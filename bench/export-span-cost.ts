@@ -36,11 +36,12 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { createOtlpJsonTraceTransport, encodeSpansAsOtlpJson } from '../services/platform/src/telemetry/otlp-json.js';
+import { encodeSpansAsOtlpJson } from '../services/platform/src/telemetry/otlp-json.js';
 import { OtlpJsonSpanBatch } from '../services/platform/src/telemetry/otlp-json.js';
 import { OtlpBatchSpanProcessor } from '../services/platform/src/telemetry/otlp-batch-processor.js';
 import type { EncodedSpanExporter } from '../services/platform/src/telemetry/otlp-batch-processor.js';
-import { OtlpProtoSpanBatch, createOtlpProtoTraceTransport } from '../services/platform/src/telemetry/otlp-proto.js';
+import { OtlpProtoSpanBatch } from '../services/platform/src/telemetry/otlp-proto.js';
+import { createOtlpTraceTransport } from '../services/platform/src/telemetry/otlp-transport.js';
 import { acceptedSearch } from './support/post-trace.js';
 
 type Exporter = 'none' | 'batch' | 'encode' | 'encode-on-end' | 'encode-on-end-protobuf' | 'json' | 'json-held' | 'official-json' | 'protobuf' | 'official-protobuf';
@@ -80,8 +81,8 @@ function processorOf(kind: Exporter, url: string, batch: number): SpanProcessor 
     case 'encode': return held(localExporter(true));
     case 'encode-on-end': return new OtlpBatchSpanProcessor(discard, () => new OtlpJsonSpanBatch(), config);
     case 'encode-on-end-protobuf': return new OtlpBatchSpanProcessor(discard, () => new OtlpProtoSpanBatch(), config);
-    case 'json': return new OtlpBatchSpanProcessor(createOtlpJsonTraceTransport(`${url}/v1/traces`), () => new OtlpJsonSpanBatch(), config);
-    case 'protobuf': return new OtlpBatchSpanProcessor(createOtlpProtoTraceTransport(`${url}/v1/traces`), () => new OtlpProtoSpanBatch(), config);
+    case 'json': return new OtlpBatchSpanProcessor(createOtlpTraceTransport(`${url}/v1/traces`, 'json'), () => new OtlpJsonSpanBatch(), config);
+    case 'protobuf': return new OtlpBatchSpanProcessor(createOtlpTraceTransport(`${url}/v1/traces`, 'protobuf'), () => new OtlpProtoSpanBatch(), config);
     case 'json-held': return held(heldSpansExporter(url, (spans) => encodeSpansAsOtlpJson(spans)));
     case 'official-json': return held(heldSpansExporter(url, (spans) => JsonTraceSerializer.serializeRequest(spans)));
     case 'official-protobuf': return held(new OTLPProtoTraceExporter({ url: `${url}/v1/traces` }));

@@ -11,8 +11,9 @@ import type { BufferConfig, ReadableSpan, Sampler } from '@opentelemetry/sdk-tra
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { OtlpBatchSpanProcessor } from '../src/telemetry/otlp-batch-processor.js';
 import type { EncodedSpanBatch, EncodedSpanExporter } from '../src/telemetry/otlp-batch-processor.js';
-import { OtlpJsonSpanBatch, createOtlpJsonTraceTransport } from '../src/telemetry/otlp-json.js';
-import { OtlpProtoSpanBatch, createOtlpProtoTraceTransport } from '../src/telemetry/otlp-proto.js';
+import { OtlpJsonSpanBatch } from '../src/telemetry/otlp-json.js';
+import { OtlpProtoSpanBatch } from '../src/telemetry/otlp-proto.js';
+import { createOtlpTraceTransport } from '../src/telemetry/otlp-transport.js';
 import { withoutDefaults } from './otlp-json-testing.js';
 import { decodeTraceRequest } from './otlp-proto-testing.js';
 
@@ -43,13 +44,13 @@ interface Encoding {
 const ENCODINGS: Encoding[] = [
   {
     protocol: 'http/protobuf', contentType: 'application/x-protobuf',
-    newBatch: () => new OtlpProtoSpanBatch(), transport: createOtlpProtoTraceTransport,
+    newBatch: () => new OtlpProtoSpanBatch(), transport: (url) => createOtlpTraceTransport(url, 'protobuf'),
     read: (body) => decodeTraceRequest(body),
     official: (spans) => decodeTraceRequest(ProtobufTraceSerializer.serializeRequest(spans)!),
   },
   {
     protocol: 'http/json', contentType: 'application/json',
-    newBatch: () => new OtlpJsonSpanBatch(), transport: createOtlpJsonTraceTransport,
+    newBatch: () => new OtlpJsonSpanBatch(), transport: (url) => createOtlpTraceTransport(url, 'json'),
     read: (body) => JSON.parse(body.toString('utf8')) as OtlpDoc,
     official: (spans) => withoutDefaults(JSON.parse(Buffer.from(JsonTraceSerializer.serializeRequest(spans)!).toString('utf8'))) as OtlpDoc,
   },

@@ -1,6 +1,4 @@
 import type { AttributeValue, Attributes, HrTime, SpanContext } from '@opentelemetry/api';
-import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
 /**
@@ -426,21 +424,3 @@ export function encodeSpansAsOtlpJson(spans: readonly ReadableSpan[]): Buffer {
   for (const s of spans) batch.add(s);
   return batch.finish();
 }
-
-/**
- * The OTLP/HTTP trace transport for requests already encoded (by `OtlpJsonSpanBatch`), with the official
- * exporter's machinery (`@opentelemetry/otlp-exporter-base`: timeouts, retries with back-off, a bound on
- * concurrent exports, `OTEL_EXPORTER_OTLP_*` headers and compression).
- */
-export function createOtlpJsonTraceTransport(url: string): OTLPExporterBase<Buffer> {
-  return new OTLPExporterBase<Buffer>(createOtlpHttpExportDelegate(
-    convertLegacyHttpOptions({ url }, 'TRACES', 'v1/traces', { 'Content-Type': 'application/json' }),
-    {
-      serializeRequest: (body) => body,
-      // The response (an ExportTraceServiceResponse) is only read for a partial success, which the
-      // exporter logs at debug.
-      deserializeResponse: (body: Uint8Array) => (body.length ? JSON.parse(Buffer.from(body).toString('utf8')) as unknown : {}),
-    },
-  ));
-}
-

@@ -1,7 +1,4 @@
 import type { Attributes, HrTime, SpanContext } from '@opentelemetry/api';
-import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
-import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
 /**
@@ -659,21 +656,4 @@ export function encodeSpansAsOtlpProto(spans: readonly ReadableSpan[]): Buffer {
   const batch = (shared ??= new OtlpProtoSpanBatch());
   for (const s of spans) batch.add(s);
   return batch.finish();
-}
-
-/**
- * The OTLP/HTTP trace transport for requests already encoded (by `OtlpProtoSpanBatch`), `application/x-protobuf`,
- * with the official exporter's machinery (`@opentelemetry/otlp-exporter-base`: timeouts, retries with
- * back-off, a bound on concurrent exports, `OTEL_EXPORTER_OTLP_*` headers and compression).
- */
-export function createOtlpProtoTraceTransport(url: string): OTLPExporterBase<Buffer> {
-  return new OTLPExporterBase<Buffer>(createOtlpHttpExportDelegate(
-    convertLegacyHttpOptions({ url }, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
-    {
-      serializeRequest: (body) => body,
-      // The response (an ExportTraceServiceResponse) is only read for a partial success, which the
-      // exporter logs.
-      deserializeResponse: (body: Uint8Array) => ProtobufTraceSerializer.deserializeResponse(body),
-    },
-  ));
 }

@@ -15,8 +15,9 @@ import type { Config, Role } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createInstrumentations } from './instrumentations.js';
 import { OtlpBatchSpanProcessor } from './otlp-batch-processor.js';
-import { OtlpJsonSpanBatch, createOtlpJsonTraceTransport } from './otlp-json.js';
-import { OtlpProtoSpanBatch, createOtlpProtoTraceTransport } from './otlp-proto.js';
+import { OtlpJsonSpanBatch } from './otlp-json.js';
+import { OtlpProtoSpanBatch } from './otlp-proto.js';
+import { createOtlpTraceTransport } from './otlp-transport.js';
 import { createServerMetricsProducer } from './server-metrics-producer.js';
 import { createDefaultSampler } from './sampler.js';
 
@@ -96,8 +97,8 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
       // serializers), each span as it ends, so the processor holds bytes rather than span objects
       // (otlp-batch-processor.ts).
       ? [json
-        ? new OtlpBatchSpanProcessor(createOtlpJsonTraceTransport(`${endpoint}/v1/traces`), () => new OtlpJsonSpanBatch())
-        : new OtlpBatchSpanProcessor(createOtlpProtoTraceTransport(`${endpoint}/v1/traces`), () => new OtlpProtoSpanBatch())]
+        ? new OtlpBatchSpanProcessor(createOtlpTraceTransport(`${endpoint}/v1/traces`, 'json'), () => new OtlpJsonSpanBatch())
+        : new OtlpBatchSpanProcessor(createOtlpTraceTransport(`${endpoint}/v1/traces`, 'protobuf'), () => new OtlpProtoSpanBatch())]
       : [new NoopSpanProcessor()],
     // A standard OTEL_TRACES_SAMPLER is built by the SDK itself (with OTEL_TRACES_SAMPLER_ARG).
     ...(config.OTEL_TRACES_SAMPLER ? {} : { sampler: createDefaultSampler(config.LEADFINDER_TRACES_READ_RATIO ?? 0.1) }),
