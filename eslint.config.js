@@ -41,7 +41,7 @@ export default tseslint.config(
   },
   {
     // The adapters themselves are where drivers live.
-    files: ['services/platform/src/adapters/**', 'services/platform/src/telemetry/sdk.ts', 'services/platform/src/telemetry/otlp-json.ts', 'services/platform/src/telemetry/otlp-batch-processor.ts', 'services/platform/src/telemetry/otlp-proto.ts', 'services/platform/src/telemetry/sampler.ts', 'services/platform/src/telemetry/testing.ts', 'services/platform/src/telemetry/server-metrics-producer.ts'],
+    files: ['services/platform/src/adapters/**', 'services/platform/src/telemetry/sdk.ts', 'services/platform/src/telemetry/otlp-json.ts', 'services/platform/src/telemetry/otlp-batch-processor.ts', 'services/platform/src/telemetry/otlp-proto.ts', 'services/platform/src/telemetry/otlp-span-groups.ts', 'services/platform/src/telemetry/sampler.ts', 'services/platform/src/telemetry/testing.ts', 'services/platform/src/telemetry/server-metrics-producer.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...PACKAGE_INTERNALS] }] },
   },
   {

@@ -1,5 +1,6 @@
 import type { AttributeValue, Attributes, HrTime, SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { SpanGroups, type SpanResource, type SpanWriters } from './otlp-span-groups.js';
 
 /**
  * OTLP/JSON encoding of a batch of spans (an `ExportTraceServiceRequest`), written straight into one buffer.
@@ -288,50 +289,37 @@ function writeSpan(w: JsonWriter, s: ReadableSpan): void {
   w.raw('}');
 }
 
-type SpanResource = ReadableSpan['resource'];
-type SpanScope = ReadableSpan['instrumentationScope'];
-
-/** The spans of one instrumentation scope object in a batch, already encoded and comma-separated. */
-interface ScopeGroup {
-  scope: SpanScope;
-  spans: JsonWriter;
-}
+const JSON_WRITERS: SpanWriters<JsonWriter> = {
+  create: () => new JsonWriter(4 * 1024),
+  isEmpty: (w) => w.length === 0,
+  clear: (w) => w.clear(),
+};
 
 /**
- * Spans encoded one by one as they are added, grouped by resource and instrumentation scope, until
- * `finish()` writes the `ExportTraceServiceRequest` around them. What is kept between the two is bytes in
- * a few reused buffers, not the span objects: a batch span processor that held spans until a batch of 512
- * went out kept every span of the last ~180 ms of a busy edge alive, and young-generation collections
- * copied and promoted them (about 20–30 µs per `POST`, bench/README.md); encoded at once, a span dies young.
- *
- * Resources and scopes come out in the order their first span was added, as the official serializer
- * groups them; scope objects that differ but name the same scope (name, version, schema) are one scope.
+ * Spans encoded one by one as they are added, grouped by resource and instrumentation scope
+ * (otlp-span-groups.ts), until `finish()` writes the `ExportTraceServiceRequest` around them. What is kept
+ * between the two is bytes in a few reused buffers, not the span objects: a batch span processor that held
+ * spans until a batch of 512 went out kept every span of the last ~180 ms of a busy edge alive, and
+ * young-generation collections copied and promoted them (about 20–30 µs per `POST`, bench/README.md);
+ * encoded at once, a span dies young.
  */
 export class OtlpJsonSpanBatch {
-  private readonly byResource = new Map<SpanResource, Map<SpanScope, ScopeGroup>>();
-  /** The group the last span went to: consecutive spans of one tracer skip both map lookups. */
-  private last: { resource: SpanResource; scope: SpanScope; group: ScopeGroup } | undefined;
-  /** Writers of finished batches, reused by the next one. */
-  private readonly spare: JsonWriter[] = [];
+  private readonly groups = new SpanGroups(JSON_WRITERS);
   private readonly doc = new JsonWriter(16 * 1024);
-  private count = 0;
 
   /** Spans added since the last `finish()`. */
   get size(): number {
-    return this.count;
+    return this.groups.size;
   }
 
   /** The resources of the spans added (to wait for their asynchronous attributes before `finish()`). */
   resources(): SpanResource[] {
-    return [...this.byResource.keys()];
+    return this.groups.resources();
   }
 
   /** Encodes the span; if that throws, the batch is as it was. */
   add(span: ReadableSpan): void {
-    const last = this.last;
-    const group = last && last.scope === span.instrumentationScope && last.resource === span.resource
-      ? last.group : this.groupOf(span.resource, span.instrumentationScope);
-    const { spans } = group;
+    const spans = this.groups.writerFor(span);
     const mark = spans.length;
     try {
       if (mark) spans.raw(',');
@@ -340,78 +328,47 @@ export class OtlpJsonSpanBatch {
       spans.truncate(mark);
       throw error;
     }
-    this.count++;
-  }
-
-  private groupOf(resource: SpanResource, scope: SpanScope): ScopeGroup {
-    let scopes = this.byResource.get(resource);
-    if (!scopes) this.byResource.set(resource, (scopes = new Map()));
-    let group = scopes.get(scope);
-    if (!group) scopes.set(scope, (group = { scope, spans: this.spare.pop() ?? new JsonWriter(4 * 1024) }));
-    this.last = { resource, scope, group };
-    return group;
+    this.groups.added();
   }
 
   /** The request (OTLP/JSON, UTF-8) with every span added since the last call; the batch is empty after. */
   finish(): Buffer {
-    const w = this.doc;
-    w.raw('{"resourceSpans":[');
-    let firstResource = true;
-    for (const [resource, byScope] of this.byResource) {
-      const scopes = new Map<string, ScopeGroup[]>();
-      for (const group of byScope.values()) {
-        // Only a span that failed to encode leaves a group empty.
-        if (group.spans.length === 0) {
-          this.spare.push(group.spans);
-          continue;
-        }
-        const { name, version, schemaUrl } = group.scope;
-        const key = `${name}@${version ?? ''}:${schemaUrl ?? ''}`;
-        const found = scopes.get(key);
-        if (found) found.push(group);
-        else scopes.set(key, [group]);
-      }
-      if (scopes.size === 0) continue;
-      w.raw(firstResource ? '{"resource":{' : ',{"resource":{');
-      firstResource = false;
-      attributes(w, '"attributes":[', resource.attributes);
-      w.raw('},"scopeSpans":[');
-      let firstScope = true;
-      for (const groups of scopes.values()) {
-        const { scope } = groups[0]!;
-        w.raw(firstScope ? '{"scope":{"name":' : ',{"scope":{"name":');
-        firstScope = false;
-        w.string(scope.name);
-        if (scope.version) {
-          w.raw(',"version":');
-          w.string(scope.version);
-        }
-        w.raw('},"spans":[');
-        groups.forEach((group, i) => {
-          if (i) w.raw(',');
-          w.append(group.spans);
-          group.spans.clear();
-          this.spare.push(group.spans);
+    return this.groups.drain((groups) => {
+      const w = this.doc;
+      w.raw('{"resourceSpans":[');
+      groups.forEach(({ resource, scopes }, r) => {
+        w.raw(r ? ',{"resource":{' : '{"resource":{');
+        attributes(w, '"attributes":[', resource.attributes);
+        w.raw('},"scopeSpans":[');
+        scopes.forEach(({ scope, writers }, k) => {
+          w.raw(k ? ',{"scope":{"name":' : '{"scope":{"name":');
+          w.string(scope.name);
+          if (scope.version) {
+            w.raw(',"version":');
+            w.string(scope.version);
+          }
+          w.raw('},"spans":[');
+          writers.forEach((spans, i) => {
+            if (i) w.raw(',');
+            w.append(spans);
+          });
+          w.raw(']');
+          if (scope.schemaUrl) {
+            w.raw(',"schemaUrl":');
+            w.string(scope.schemaUrl);
+          }
+          w.raw('}');
         });
         w.raw(']');
-        if (scope.schemaUrl) {
+        if (resource.schemaUrl) {
           w.raw(',"schemaUrl":');
-          w.string(scope.schemaUrl);
+          w.string(resource.schemaUrl);
         }
         w.raw('}');
-      }
-      w.raw(']');
-      if (resource.schemaUrl) {
-        w.raw(',"schemaUrl":');
-        w.string(resource.schemaUrl);
-      }
-      w.raw('}');
-    }
-    w.raw(']}');
-    this.byResource.clear();
-    this.last = undefined;
-    this.count = 0;
-    return w.take();
+      });
+      w.raw(']}');
+      return w.take();
+    });
   }
 }
 

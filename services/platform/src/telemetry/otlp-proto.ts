@@ -1,5 +1,6 @@
 import type { Attributes, HrTime, SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { SpanGroups, type SpanResource, type SpanScope, type SpanWriters } from './otlp-span-groups.js';
 
 /**
  * OTLP/protobuf encoding of a batch of spans (an `ExportTraceServiceRequest` of opentelemetry-proto's
@@ -468,8 +469,6 @@ function writeSpan(w: ProtoWriter, s: ReadableSpan): void {
   w.fixed32(flags(ctx, parent?.isRemote));
 }
 
-type SpanResource = ReadableSpan['resource'];
-type SpanScope = ReadableSpan['instrumentationScope'];
 
 /** A message field encoded once: what goes before the repeated children of its parent, and after them. */
 interface Framing {
@@ -525,43 +524,35 @@ function framingOfScope(scope: SpanScope): Framing {
   return found;
 }
 
-/** The spans of one instrumentation scope object in a batch, each already a `spans` (2) field of a ScopeSpans. */
-interface ScopeGroup {
-  scope: SpanScope;
-  spans: ProtoWriter;
-}
+const PROTO_WRITERS: SpanWriters<ProtoWriter> = {
+  create: () => new ProtoWriter(4 * 1024),
+  isEmpty: (w) => w.pos === 0,
+  clear: (w) => {
+    w.pos = 0;
+  },
+};
 
 /**
- * Spans encoded one by one as they are added, grouped by resource and instrumentation scope, until
- * `finish()` writes the `ExportTraceServiceRequest` around them: what is kept between the two is bytes in
- * a few reused buffers, not the span objects (see otlp-batch-processor.ts for why). Resources and scopes
- * come out in the order their first span was added, as the official serializer groups them; scope objects
- * that differ but name the same scope (name, version, schema) are one scope.
+ * Spans encoded one by one as they are added, grouped by resource and instrumentation scope
+ * (otlp-span-groups.ts), until `finish()` writes the `ExportTraceServiceRequest` around them: what is kept
+ * between the two is bytes in a few reused buffers, not the span objects (see otlp-batch-processor.ts for why).
  */
 export class OtlpProtoSpanBatch {
-  private readonly byResource = new Map<SpanResource, Map<SpanScope, ScopeGroup>>();
-  /** The group the last span went to: consecutive spans of one tracer skip both map lookups. */
-  private last: { resource: SpanResource; scope: SpanScope; group: ScopeGroup } | undefined;
-  /** Writers of finished batches, reused by the next one. */
-  private readonly spare: ProtoWriter[] = [];
-  private count = 0;
+  private readonly groups = new SpanGroups(PROTO_WRITERS);
 
   /** Spans added since the last `finish()`. */
   get size(): number {
-    return this.count;
+    return this.groups.size;
   }
 
   /** The resources of the spans added (to wait for their asynchronous attributes before `finish()`). */
   resources(): SpanResource[] {
-    return [...this.byResource.keys()];
+    return this.groups.resources();
   }
 
   /** Encodes the span; if that throws, the batch is as it was. */
   add(span: ReadableSpan): void {
-    const last = this.last;
-    const group = last && last.scope === span.instrumentationScope && last.resource === span.resource
-      ? last.group : this.groupOf(span.resource, span.instrumentationScope);
-    const w = group.spans;
+    const w = this.groups.writerFor(span);
     const mark = w.pos;
     try {
       // ScopeSpans.spans (2); a span of 128 bytes to 16 KB (nearly all) needs no move of its bytes.
@@ -573,72 +564,45 @@ export class OtlpProtoSpanBatch {
       w.pos = mark;
       throw error;
     }
-    this.count++;
-  }
-
-  private groupOf(resource: SpanResource, scope: SpanScope): ScopeGroup {
-    let scopes = this.byResource.get(resource);
-    if (!scopes) this.byResource.set(resource, (scopes = new Map()));
-    let group = scopes.get(scope);
-    if (!group) scopes.set(scope, (group = { scope, spans: this.spare.pop() ?? new ProtoWriter(4 * 1024) }));
-    this.last = { resource, scope, group };
-    return group;
+    this.groups.added();
   }
 
   /** The request (protobuf) with every span added since the last call; the batch is empty after. */
   finish(): Buffer {
-    // Sizes first (every part is encoded by now), so the request is written once into a buffer of its size.
-    const resources: { framing: Framing; scopes: { framing: Framing; groups: ScopeGroup[]; length: number }[]; length: number }[] = [];
-    let total = 0;
-    for (const [resource, byScope] of this.byResource) {
-      const scopes = new Map<string, { framing: Framing; groups: ScopeGroup[]; length: number }>();
-      for (const group of byScope.values()) {
-        // Only a span that failed to encode leaves a group empty.
-        if (group.spans.pos === 0) continue;
-        const { name, version, schemaUrl } = group.scope;
-        const key = `${name}@${version ?? ''}:${schemaUrl ?? ''}`;
-        const found = scopes.get(key);
-        if (found) {
-          found.groups.push(group);
-          found.length += group.spans.pos;
-        } else {
-          const f = framingOfScope(group.scope);
-          scopes.set(key, { framing: f, groups: [group], length: f.head.length + group.spans.pos + f.tail.length });
+    return this.groups.drain((groups) => {
+      // Sizes first (every part is encoded by now), so the request is written once into a buffer of its size.
+      const resources = groups.map(({ resource, scopes }) => {
+        const framed = scopes.map(({ scope, writers }) => {
+          const f = framingOfScope(scope);
+          let length = f.head.length + f.tail.length;
+          for (const w of writers) length += w.pos;
+          return { framing: f, writers, length };
+        });
+        const f = framingOfResource(resource);
+        let length = f.head.length + f.tail.length;
+        for (const s of framed) length += 1 + varintSize(s.length) + s.length;
+        return { framing: f, scopes: framed, length };
+      });
+      let total = 0;
+      for (const r of resources) total += 1 + varintSize(r.length) + r.length;
+      const out = new ProtoWriter(total);
+      for (const r of resources) {
+        // ExportTraceServiceRequest.resource_spans (1): resource (1), scope_spans (2), schema_url (3).
+        out.byte(0x0a);
+        out.varint(r.length);
+        append(out, r.framing.head);
+        for (const s of r.scopes) {
+          // ScopeSpans: scope (1), spans (2), schema_url (3).
+          out.byte(0x12);
+          out.varint(s.length);
+          append(out, s.framing.head);
+          for (const w of s.writers) append(out, w.buf.subarray(0, w.pos));
+          append(out, s.framing.tail);
         }
+        append(out, r.framing.tail);
       }
-      if (scopes.size === 0) continue;
-      const f = framingOfResource(resource);
-      let length = f.head.length + f.tail.length;
-      for (const s of scopes.values()) length += 1 + varintSize(s.length) + s.length;
-      resources.push({ framing: f, scopes: [...scopes.values()], length });
-      total += 1 + varintSize(length) + length;
-    }
-    const out = new ProtoWriter(total);
-    for (const r of resources) {
-      // ExportTraceServiceRequest.resource_spans (1): resource (1), scope_spans (2), schema_url (3).
-      out.byte(0x0a);
-      out.varint(r.length);
-      append(out, r.framing.head);
-      for (const s of r.scopes) {
-        // ScopeSpans: scope (1), spans (2), schema_url (3).
-        out.byte(0x12);
-        out.varint(s.length);
-        append(out, s.framing.head);
-        for (const g of s.groups) append(out, g.spans.buf.subarray(0, g.spans.pos));
-        append(out, s.framing.tail);
-      }
-      append(out, r.framing.tail);
-    }
-    for (const byScope of this.byResource.values()) {
-      for (const group of byScope.values()) {
-        group.spans.pos = 0;
-        this.spare.push(group.spans);
-      }
-    }
-    this.byResource.clear();
-    this.last = undefined;
-    this.count = 0;
-    return out.buf.subarray(0, out.pos);
+      return out.buf.subarray(0, out.pos);
+    });
   }
 }
 
