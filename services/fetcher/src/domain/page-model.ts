@@ -568,6 +568,19 @@ function seriesSiblings(paragraph: string, linked: readonly string[]): string[] 
   return out;
 }
 
+/** A block under a heading that is a label profiles use ("Affiliations", "Awards"): the subject's facts, not a listing. */
+function underLabel(node: DomNode): boolean {
+  for (let n: DomNode | null | undefined = node, depth = 0; n && depth < 3; n = n.parent, depth += 1) {
+    const siblings = n.parent?.children ?? [];
+    for (let i = siblings.indexOf(n) - 1; i >= 0; i--) {
+      const s = siblings[i]!;
+      if (s.type !== 'tag') continue;
+      if (/^h[1-6]$/.test(s.name ?? '')) return PROFILE_LABEL.test(text(s).replace(/\s*:$/, ''));
+    }
+  }
+  return false;
+}
+
 /** Labels a reader takes for labels: marked by a colon, or words profiles label values with. */
 const isLabel = (l: { label: string; colon: boolean }) => l.colon || PROFILE_LABEL.test(l.label);
 
@@ -716,6 +729,7 @@ function readStructure(root: DomNode): Structure {
     const labelled = leads.filter((l) => l !== null && isLabel(l)).length;
     const factList = labelled >= 2 && labelled * 2 >= lis.length;
     const aside = asideOf(list);
+    const factsBefore = facts.length;
     for (const [at, li] of lis.entries()) {
       const line = text(li);
       const fact = FACT_LINE.exec(line);
@@ -750,6 +764,17 @@ function readStructure(root: DomNode): Structure {
         const name = plainLead(line);
         if (name) named.push({ name, kind: null, link: null, passage: line, facts: factsInside(li, line), source: 'list' });
       }
+    }
+    // A list that links and bolds none of its names, each line opening with a name before a separator ("David J.
+    // Thouless (University of Washington, United States) — Nobel Prize in Physics, 2016"), is a directory too.
+    if (named.length === 0 && !factList && factsBefore === facts.length && lis.length >= 2 && !underLabel(list)) {
+      const plain = lis.map((li) => {
+        const line = text(li);
+        const name = plainLead(line);
+        // "Perlmutter, S. (1998). …": a reference opens with its author, not with what the list is about.
+        return name && line.length > name.length + 3 && !/^,\s*(?:\p{Lu}\.\s*)+/u.test(line.slice(name.length)) ? { name, line, li } : null;
+      });
+      if (plain.every((p) => p !== null)) for (const p of plain) named.push({ name: p!.name, kind: null, link: null, passage: p!.line, facts: factsInside(p!.li, p!.line), source: 'list' });
     }
     if (named.length >= 2) for (const item of named) if (!itemPassages.has(item.passage)) { items.push(aside ? { ...item, source: 'related' } : item); itemPassages.add(item.passage); }
   }
@@ -835,6 +860,13 @@ function readStructure(root: DomNode): Structure {
     }
   }
 
+  // "We kept hearing the same names: A, B and C.", "Among them: A and B.": a series a sentence announces after a
+  // colon, whose members the article then takes up one by one, names what the article is about, linked or not.
+  for (const item of announcedSeries(root)) {
+    if (items.some((i) => i.name === item.name || (i.source !== 'related' && (i.name.includes(item.name) || item.name.includes(i.name))))) continue;
+    items.push(item);
+  }
+
   // Cards: three or more sibling-level headings (h2/h3) with a line under each; the heading names the
   // item when the page repeats the pattern.
   for (const level of ['h2', 'h3', 'h4']) {
@@ -860,6 +892,94 @@ function readStructure(root: DomNode): Structure {
   return { facts, items };
 }
 
+/** Initials and abbreviations whose full stop ends no sentence ("David J. Wineland", "Dr. Berg", "Acme Inc. and"). */
+const NO_SENTENCE_END = /(?:^|[\s(])(?:(?:\p{Lu}\.)*\p{Lu}|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Co|Ltd|Corp|vs|No)$/u;
+
+/** Where the sentence that runs on from `from` ends in `paragraph` (its last character), initials read as part of names. */
+function sentenceEnd(paragraph: string, from: number): number {
+  const boundary = /[.!?]["'”’)\]]*(?:\s+|$)/gu;
+  boundary.lastIndex = from;
+  for (let m = boundary.exec(paragraph); m; m = boundary.exec(paragraph)) {
+    if (m.index + m[0].length < paragraph.length && NO_SENTENCE_END.test(paragraph.slice(Math.max(0, m.index - 6), m.index))) continue;
+    return m.index;
+  }
+  return paragraph.length;
+}
+
+/** The sentences of `paragraph`, a full stop after an initial or an abbreviation ending none ("David J. Wineland, …"). */
+function namedSentenceSpans(paragraph: string): [number, number][] {
+  const spans: [number, number][] = [];
+  for (let start = 0; start < paragraph.length;) {
+    const stop = sentenceEnd(paragraph, start);
+    const end = Math.min(paragraph.length, stop + 1);
+    spans.push([start, end]);
+    start = end;
+    while (start < paragraph.length && /[\s"'”’)\]]/u.test(paragraph[start]!)) start += 1;
+  }
+  return spans;
+}
+
+/** Separators between a series' members: a comma, a comma and "and"/"or", or "and"/"or" alone. */
+const SERIES_SEPARATOR = /,\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+/g;
+
+/**
+ * Entities an article announces in a series after a colon ("… kept hearing the same names: A, B and C.",
+ * "Among the fintech companies: A and B.") and takes up again further on: each member the rest of the article
+ * repeats (outside widgets) is an item, passage the sentence that takes it up. The repetition is what makes it a
+ * name and fixes where it ends, so a member that holds "and" or a comma itself ("Sanitation and Health Rights in
+ * India") is read whole when the article repeats it whole; a member the article never takes up is left out.
+ */
+function announcedSeries(root: DomNode): PageEntity[] {
+  const blocks = [...descendants(root, 'p'), ...descendants(root, 'li')].filter((b) => !asideOf(b));
+  const texts = blocks.map(text);
+  const out: PageEntity[] = [];
+  for (const [at, b] of blocks.entries()) {
+    if (b.name !== 'p') continue;
+    const paragraph = texts[at]!;
+    if (ASIDE_HEADING.test(paragraph)) continue;
+    const rest = texts.filter((_, i) => i !== at).join('\n');
+    for (let colon = paragraph.indexOf(': '); colon >= 0; colon = paragraph.indexOf(': ', colon + 2)) {
+      // The words before the colon are a sentence leading into the series ("We kept hearing the same names:"), not
+      // a label ("Vertical: B2B / Analytics").
+      const lead = paragraph.slice(0, colon).split(/[.!?]\s+/).pop() ?? '';
+      if (lead.split(/\s+/).length < 3 || !/\s\p{Ll}/u.test(lead)) continue;
+      const start = colon + 2;
+      const tail = paragraph.slice(start, sentenceEnd(paragraph, start));
+      // A series goes on to the end of its sentence: a later colon starts the real one ("Among the delivery: Y
+      // Combinator companies: A, B and C.").
+      if (tail.includes(': ')) continue;
+      const cuts = [0];
+      for (const m of tail.matchAll(SERIES_SEPARATOR)) cuts.push(m.index, m.index + m[0].length);
+      cuts.push(tail.length);
+      // Segments [cuts[2k], cuts[2k+1]]; a member is the longest run of segments the rest of the article repeats.
+      const segments: [number, number][] = [];
+      for (let i = 0; i + 1 < cuts.length; i += 2) segments.push([cuts[i]!, cuts[i + 1]!]);
+      const members: string[] = [];
+      for (let i = 0; i < segments.length;) {
+        let taken = 0;
+        for (let j = segments.length; j > i; j -= 1) {
+          const name = tail.slice(segments[i]![0], segments[j - 1]![1]).trim();
+          if (plausibleItemName(name) && /^[\p{Lu}\p{N}“"]/u.test(name) && /\p{L}{2}/u.test(name) && hasWords(rest, name)) {
+            members.push(name);
+            taken = j - i;
+            break;
+          }
+        }
+        i += Math.max(1, taken);
+      }
+      // One name after a colon is as often a label's value ("In its own words: Consumer."): a series has two or more.
+      if (members.length < 2) continue;
+      for (const name of members) {
+        if (out.some((o) => o.name === name)) continue;
+        const others = members.filter((m) => m !== name);
+        const later = texts.find((t, i) => i !== at && hasWords(t, name) && !others.some((o) => t.includes(o))) ?? texts.find((t, i) => i !== at && hasWords(t, name))!;
+        out.push({ name, kind: null, link: null, passage: namingPassage(later, name, others, namedSentenceSpans), facts: [], source: 'series' });
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * A sentence that opens by referring back to the entity just named: a pronoun ("It", "Its", "She", "Their"), "The
  * team"/"The company"/"The paper" and the like, or a possessive among its first words ("In its own words: …").
@@ -871,8 +991,8 @@ const REFERS_BACK = /^(?:(?:it|its|it's|he|she|his|her|they|their)\b|the\s+(?:te
  * none of `others` (only when that sentence is about it alone); the paragraph when no sentence names it.
  * Always one span of the paragraph's text.
  */
-export function namingPassage(paragraph: string, name: string, others: readonly string[]): string {
-  const spans = sentenceSpans(paragraph);
+export function namingPassage(paragraph: string, name: string, others: readonly string[], spansOf: (text: string) => [number, number][] = sentenceSpans): string {
+  const spans = spansOf(paragraph);
   const at = spans.findIndex(([s, e]) => paragraph.slice(s, e).includes(name));
   if (at < 0) return paragraph;
   let last = at;
@@ -1031,6 +1151,9 @@ const SECTION_NAME = /^(?:references|bibliography|further reading|reading list|w
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
+/** A lone article, determiner, pronoun or question word: never a name on its own. */
+const FUNCTION_WORD = /^(?:the|a|an|this|that|these|those|our|my|your|its|their|his|her|we|what|who|how|why|when|where|which|here|there)$/i;
+
 /** The code point that ends just before `index` (a surrogate pair read whole), or '' at the start. */
 function charBefore(text: string, index: number): string {
   if (index <= 0) return '';
@@ -1069,7 +1192,8 @@ function headlineSubject(headline: string, body: string): string | null {
     for (const option of [bare, words.slice(0, end).join(' ')]) {
       const name = option.replace(/[,;:]+$/, '');
       // A name has letters: "11" of "11 to know: …" is a count, whatever row the number also starts.
-      if (name.length < 2 || !/\p{L}{2}/u.test(name) || SECTION_NAME.test(name) || !plausibleItemName(name) || !hasWords(body, name)) continue;
+      // "The" of "The shortlist: …" is what is left of a phrase, not a name.
+      if (name.length < 2 || !/\p{L}{2}/u.test(name) || FUNCTION_WORD.test(name) || SECTION_NAME.test(name) || !plausibleItemName(name) || !hasWords(body, name)) continue;
       if (!best || name.length > best.length) best = name;
       break;
     }
@@ -1145,7 +1269,7 @@ export function readPageModel(scan: DomScan, content: DomNode, pageText: string)
   // A page with a facts list and no listing is about one thing: its heading or title names it. Widgets naming
   // others ("Similar", "Sponsored") make no listing, and three facts of its own outside any listing say the
   // page is a profile whatever else it names.
-  const listing = items.filter((i) => i.source !== 'related');
+  const listing = items.filter((i) => i.source !== 'related' && (i.source !== 'series' || items.filter((s) => s.source === 'series').length >= 2));
   if (!subject && (listing.length === 0 || structure.facts.length >= 3)) {
     const named = subjectName(scan, siteName, pageText);
     if (named) {

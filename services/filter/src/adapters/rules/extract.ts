@@ -1,3 +1,4 @@
+import nlp from 'compromise';
 import type { Candidate, EntityType, FetchedPage, PageEntity, ResearchPlan, SupportingPassage } from '@leadfinder/wire';
 import { typeCues } from '../../domain/entity-types.js';
 import { specOf } from '../../domain/spec.js';
@@ -118,7 +119,7 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
   // schema.org has one Person type: a Person the page model calls 'professional' may be any kind of person.
   const otherKind = (k: EntityType | null) => k !== null && k !== kind && !(k === 'professional' && PERSON_KINDS.has(kind));
   const subject = model.subject;
-  if (subject && !otherKind(subject.kind) && page.text.includes(subject.name)) {
+  if (subject && !otherKind(subject.kind) && page.text.includes(subject.name) && !classPhrase(subject)) {
     // An untyped subject (an h1) is a candidate when the page states facts about it or a sentence opens with it.
     const opening = pageSentences(page).find((t) => t.startsWith(`${subject.name} `) && /^\s*\p{Ll}/u.test(t.slice(subject.name.length)));
     // "Aziz Sancar is a chemist …" describes a researcher, whatever else the page mentions.
@@ -161,6 +162,19 @@ function modelMentions(page: FetchedPage, kind: EntityType): Mention[] {
     }
   }
   return out.filter((m) => page.text.includes(m.name) && page.text.includes(m.sentence));
+}
+
+/**
+ * A headline's words that name a class of things, not one ("Y Combinator companies", "Nobel Prize in Physics
+ * laureates"): they end in a plural noun (compromise reads the number) written in lower case that names an entity
+ * kind. A name may end in a plural ("Gladstone Institutes", "Evidence for oscillation of atmospheric neutrinos"),
+ * but not in a lower-case kind noun.
+ */
+function classPhrase(subject: PageEntity): boolean {
+  if (subject.source !== 'headline') return false;
+  const last = subject.name.split(/\s+/).at(-1) ?? '';
+  if (!/^\p{Ll}/u.test(last) || typeCues(last).length === 0) return false;
+  return nlp(last).nouns().isPlural().found;
 }
 
 /** Whether a prose page about `name` speaks of the kind asked for (its pronouns, its quotes, its kind words). */

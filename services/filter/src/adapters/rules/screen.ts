@@ -55,9 +55,11 @@ export function screenHits(plan: ResearchPlan, hits: readonly SearchHit[]): Scre
       if (!spec.outside) groups.push([...spec.names, ...[spec.place, ...(spec.alternatives ?? [])].flatMap((p) => [...placeNames(p), ...placesWithin(p)])]);
     }
     else if ('groups' in spec) groups.push(...spec.groups);
-    else if (spec.kind === 'form' && (FORM_WORDS[spec.form] ?? []).length > 0) groups.push(FORM_WORDS[spec.form]!);
+    // "Not acquired", "not hiring": an excerpt that says the word speaks of the opposite, so a negated form or
+    // hiring filter is nothing an excerpt should show either.
+    else if (spec.kind === 'form' && !spec.negated && (FORM_WORDS[spec.form] ?? []).length > 0) groups.push(FORM_WORDS[spec.form]!);
     else if (spec.kind === 'cohort') groups.push(['Y Combinator', 'YC', ...(spec.season && spec.year ? [`${spec.season} ${spec.year}`] : [])]);
-    else if (spec.kind === 'hiring') groups.push(['hiring', 'jobs', 'careers', 'open roles']);
+    else if (spec.kind === 'hiring' && !spec.negated) groups.push(['hiring', 'jobs', 'careers', 'open roles']);
   }
   const floor = plan.dateRange?.from ?? null;
   return hits.map((hit) => {

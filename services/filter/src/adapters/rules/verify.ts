@@ -758,6 +758,15 @@ const AWARDED_WORDS = /^(?:award(?:ed)?|honou?red|won|win|recogni[sz]ed)$/i;
 /** Labels under which a profile gives someone's awards. */
 const AWARD_LABEL = /\b(?:awards?|prizes?|honou?rs?|laureate(?: of)?|recognition|distinctions?)\b/i;
 
+/** Nouns for a written work, as a sentence puts one before its title ("the 1998 paper …"). */
+const WORK_NOUN = String.raw`(?:paper|article|study|preprint|publication|report|book|monograph|letter|essay)`;
+
+/** The year a sentence writes before the kind of work that `name` is ("The 1998 paper <name>, by …"), or null. */
+function yearOfWork(text: string, name: string): string | null {
+  const re = new RegExp(String.raw`\b((?:1[5-9]|20)\d{2})\s+(?:\p{Ll}[\p{L}-]*\s+){0,2}${WORK_NOUN},?\s+[“"]?${escapeRe(name)}`, 'u');
+  return re.exec(text)?.[1] ?? null;
+}
+
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   // A fact is read with its label: "Established: 2019" states the founding, "2019" alone does not.
   const matching = evidence.filter((e) => {
@@ -793,6 +802,21 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   const passingOnly = !evidence.some((e) => e.ownPage);
   // Every company is founded and every paper published: a page silent on when says nothing against a date.
   const everyOneHasIt = spec.groups.length === 1 && spec.groups[0]!.some((t) => /^(?:founded|launched|launch|published|publish|established)$/i.test(t));
+  // "The 1998 paper <title>", "her 2015 book <title>": the year a sentence writes before the kind of work it
+  // names is when the work came out, said on whatever page.
+  const workYears = spec.dateRange && PAGE_DATED_KINDS.has(candidate.entityType) && spec.groups.some((g) => g.some((t) => /^(?:publish|published)$/i.test(t)))
+    ? evidence.flatMap((e) => {
+      const year = e.named && !e.fact ? yearOfWork(e.text, candidate.name) : null;
+      return year ? [{ e, year }] : [];
+    })
+    : [];
+  if (workYears.length > 0 && spec.dateRange) {
+    const inRange = workYears.find((w) => withinRange({ from: `${w.year}-01-01`, to: `${w.year}-12-31` }, spec.dateRange!));
+    if (inRange) return pass(filter, [inRange.e], 'stated', ` (the ${inRange.year} work)`);
+    if (!matching.some((e) => dateCheck(e, spec.dateRange!, yearCues) === 'in') && !publication.some((e) => dateCheck(e, spec.dateRange!, yearCues) === 'in')) {
+      return fail(filter, candidate, `it came out in ${workYears[0]!.year}, not within ${describe(spec.dateRange)}.`, [workYears[0]!.e]);
+    }
+  }
   if (matching.length === 0 && publication.length === 0 && launch.length === 0 && founding.length === 0) {
     if (passingOnly) return unclear(filter, candidate, 'only a passing mention was read, not a page about it.');
     if (everyOneHasIt) return unclear(filter, candidate, 'no passage about it says when.');
@@ -836,8 +860,22 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   return fail(filter, candidate, `the event is not dated within ${describe(spec.dateRange)}.`);
 }
 
-function verifyPeriod(filter: FunnelFilter, range: DateRange, candidate: Candidate, evidence: Evidence[]): Verdict {
+/**
+ * The plan asks for prize winners ("physics laureates of 2009-2011", "Nobel winners"): a laureate's date is the
+ * year of the prize, so a sentence dates one by the year it says of the prize ("was honoured with the Nobel Prize in
+ * Physics in 2009", "shared the 2009 Nobel Prize").
+ */
+function honouredKind(plan: ResearchPlan): boolean {
+  // The kind's own noun ("laureate") is no term group: the type filter's title says it.
+  return plan.filters.some((f) => specOf(f)?.kind === 'type' && /\b(?:laureates?|nobelists?|(?:prize|award) winners?|winners)\b/i.test(f.title));
+}
+
+function verifyPeriod(filter: FunnelFilter, range: DateRange, candidate: Candidate, evidence: Evidence[], honoured = false): Verdict {
   for (const e of evidence) if (e.named && dateCheck(e, range) === 'in') return pass(filter, [e], 'stated');
+  if (honoured) {
+    // Only a sentence's year said of a prize: no other year of it (a birth, a founding) stands in.
+    for (const e of evidence) if (e.named && !e.fact && dateCheck(e, range, [AWARD_YEAR, YEAR_OF_AWARD]) === 'in') return pass(filter, [e], 'stated', ' (the year of the prize)');
+  }
   if (PAGE_DATED_KINDS.has(candidate.entityType)) {
     // Only its own page's date dates a paper (a book, an article): a list of 1950s papers put online in 1988
     // says nothing of when each was published.
@@ -929,7 +967,6 @@ export function verifyCandidate(plan: ResearchPlan, filter: FunnelFilter, candid
     case 'event':
       return verifyEvent(filter, spec, candidate, evidence);
     case 'period':
-      return verifyPeriod(filter, spec.dateRange, candidate, evidence);
+      return verifyPeriod(filter, spec.dateRange, candidate, evidence, honouredKind(plan));
   }
-  void plan;
 }

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { extractHtml } from './extract.js';
+import { expectGrounded } from './page-model-testing.js';
+
+/**
+ * Articles that name what they are about without linking it: a series a sentence announces and the article then
+ * takes up name by name, a list whose lines each open with a plain name. Written from how any article reads, not
+ * from one site's template; every name and passage must be text of the page.
+ */
+
+const article = (headline: string, body: string) => `<!doctype html><html><head><title>${headline} | Harbour Post</title>
+<meta property="og:type" content="article"></head><body><main><article><h1>${headline}</h1>
+<p class="byline">By <a href="/authors/ines-varga">Ines Varga</a></p>
+${body}</article>
+<aside class="related"><h3>Related</h3><ul><li>Inside Quarkly</li><li>Why Ferrobyte matters</li></ul></aside></main></body></html>`;
+
+describe('page model: names an article announces and takes up', () => {
+  it('reads the members of a series after a colon that later paragraphs take up as items, each with the passage about it', () => {
+    const page = extractHtml(article('Five things from the robotics fair: what we saw', `<p>Three teams stood out this year: Brightloom Labs, Okafor &amp; Sons Robotics and Tessellate.</p>
+<p>Brightloom Labs, based in Leeds, showed a kitchen arm. It employs 40 people.</p>
+<p>“We build for farms,” said the founder of Okafor &amp; Sons Robotics.</p>
+<p>Tessellate, from Porto, was acquired in May.</p>`));
+    const items = page.model!.items.filter((i) => i.source !== 'related');
+    expect(items.map((i) => [i.name, i.passage])).toEqual([
+      ['Brightloom Labs', 'Brightloom Labs, based in Leeds, showed a kitchen arm. It employs 40 people.'],
+      ['Okafor & Sons Robotics', '“We build for farms,” said the founder of Okafor & Sons Robotics.'],
+      ['Tessellate', 'Tessellate, from Porto, was acquired in May.'],
+    ]);
+    // An article about several names is about none of them alone: its headline's words are no subject.
+    expect(page.model!.subject).toBeNull();
+    expectGrounded(page);
+  });
+
+  it('keeps a member whole when it holds "and" or initials and the article repeats it whole', () => {
+    const page = extractHtml(article('Reading list', `<p>We asked the panel for their picks: Light and matter in small cavities, Ada B. Quist and Notes on cold atoms.</p>
+<p>The 1996 paper Light and matter in small cavities, by R. J. Olsen, started the field.</p>
+<p>Ada B. Quist, born in Oslo, Norway, chairs the panel.</p>
+<p>Notes on cold atoms is a lecture series.</p>`));
+    expect(page.model!.items.filter((i) => i.source !== 'related').map((i) => [i.name, i.passage])).toEqual([
+      ['Light and matter in small cavities', 'The 1996 paper Light and matter in small cavities, by R. J. Olsen, started the field.'],
+      ['Ada B. Quist', 'Ada B. Quist, born in Oslo, Norway, chairs the panel.'],
+      ['Notes on cold atoms', 'Notes on cold atoms is a lecture series.'],
+    ]);
+    expectGrounded(page);
+  });
+
+  it('takes no label\'s values for a series, nor a series the article never takes up', () => {
+    const page = extractHtml(article('Ada Quist', `<p><strong>Place of birth:</strong> Boston, MA, United States</p>
+<p><strong>Works at:</strong> Quist Institute, Cambridge, MA, United States</p>
+<p>The fair had three halls this year: North, South and East.</p><p>Tickets sold out.</p>`));
+    expect(page.model!.items.filter((i) => i.source !== 'related')).toEqual([]);
+  });
+});
+
+describe('page model: a list of plain names', () => {
+  it('reads a list whose lines each open with an unlinked name before a separator as a directory', () => {
+    const page = extractHtml(article('Who won this year', `<p>The prize committee named its winners.</p>
+<ul><li>Ada B. Quist (Quist Institute, Norway) — Prize in Chemistry, 2016</li>
+<li>Tomas Lind (Uppsala University, Sweden) — Prize in Physics, 2016</li>
+<li>Mei Arakawa (Kyoto University, Japan) — Prize in Medicine, 2016</li></ul>`));
+    expect(page.model!.items.filter((i) => i.source !== 'related').map((i) => i.name)).toEqual(['Ada B. Quist', 'Tomas Lind', 'Mei Arakawa']);
+    expectGrounded(page);
+  });
+
+  it('leaves a list under a profile label (the subject\'s affiliations) and a reference list alone', () => {
+    const profile = extractHtml(`<!doctype html><html><head><title>Ada Quist | Profiles</title></head><body><main><h1>Ada Quist</h1>
+<p>Research: Chemistry</p><h2>Affiliations</h2><ul><li>Quist Institute — Oslo, Norway</li><li>Uppsala University — Uppsala, Sweden</li></ul></main></body></html>`);
+    expect(profile.model!.items).toEqual([]);
+    expect(profile.model!.subject!.name).toBe('Ada Quist');
+    const references = extractHtml(article('Further reading', `<ol><li>Quist, A. (1998). Light and matter in small cavities. Journal of Optics.</li>
+<li>Lind, T. (2001). Notes on cold atoms. Physical Letters.</li></ol>`));
+    expect(references.model!.items.filter((i) => i.source !== 'related').map((i) => i.name)).not.toContain('Quist');
+  });
+});
+
+describe('page model: a headline\'s words', () => {
+  it('takes no lone article left of a headline phrase ("The" of "The shortlist: …") for its subject', () => {
+    const page = extractHtml(article('The shortlist: climate: startups to watch', `<p>We kept hearing one name: Tessellate.</p>
+<p>Tessellate, from Porto, was acquired in May. The team is small.</p>`));
+    expect(page.model!.subject?.name).not.toBe('The');
+  });
+});

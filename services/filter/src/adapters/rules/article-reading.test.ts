@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { FetchedPage, PageEntity, ResearchPlan, SearchHit } from '@leadfinder/wire';
+import { plan, reasoner, signal } from './fact-page-testing.js';
+import { screenHits } from './screen.js';
+
+/**
+ * Articles read as a person reads them: a headline's words that name a class are no row, a year written before
+ * "paper" dates the paper, a laureate's year is the prize's, and an excerpt that says "acquired" shows nothing of
+ * "not acquired". Pages written here, shaped as news and blog articles generally are.
+ */
+
+function articlePage(url: string, title: string, paragraphs: string[], items: PageEntity[], subject: PageEntity | null = null): FetchedPage {
+  const passages = [title, ...paragraphs];
+  return {
+    url, finalUrl: url, status: 200, contentType: 'text/html', title, text: passages.join('\n'), publishedAt: '2015-03-02',
+    passages, fetchedAt: '2026-03-15T09:00:00.000Z', model: { subject, items, siteName: 'Harbour Post' },
+  };
+}
+
+const series = (name: string, passage: string): PageEntity => ({ name, kind: null, link: null, passage, facts: [], source: 'series' });
+
+async function verdicts(p: ResearchPlan, page: FetchedPage): Promise<Record<string, string[]>> {
+  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+  const out: Record<string, string[]> = {};
+  for (const c of candidates) {
+    out[c.name] = [];
+    for (const filter of p.filters) out[c.name]!.push((await reasoner.verify({ plan: p, filter, candidate: c, pages: [page] }, { signal })).verdict.outcome ?? 'none');
+  }
+  return out;
+}
+
+describe('a headline that names a class of things', () => {
+  it('is no candidate: "What we learned from: logistics startups" names no startup', async () => {
+    const p = await plan('logistics startups');
+    const title = 'What we learned from: logistics startups';
+    const line = 'Among the logistics startups: Parcelwise, Dockyard and Relay.';
+    // A colon line read as a label and its value: on a page about one thing it would be that thing's fact.
+    const page = articlePage('https://harbour.example/2015/logistics', title, [line], [],
+      { name: 'logistics startups', kind: null, link: null, passage: title, facts: [{ label: 'Among the logistics startups', value: 'Parcelwise, Dockyard and Relay.', passage: line }], source: 'headline' });
+    const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+    expect(candidates.map((c) => c.name)).toEqual([]);
+  });
+
+  it('a headline\'s name that ends in a plural of its own is still one ("Gladstone Institutes")', async () => {
+    const p = await plan('biomedical research institutes');
+    const title = 'Inside: Gladstone Institutes';
+    const page = articlePage('https://harbour.example/2015/gladstone', title, ['Gladstone Institutes is a biomedical research institute in San Francisco.'], [],
+      { name: 'Gladstone Institutes', kind: null, link: null, passage: title, facts: [], source: 'headline' });
+    const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+    expect(candidates.map((c) => c.name)).toContain('Gladstone Institutes');
+  });
+});
+
+describe('dates an article gives', () => {
+  it('"The 1996 paper <title>" dates the paper, on an article about several', async () => {
+    const p = await plan('physics papers published in the 1990s');
+    const a = 'The 1996 paper Light and matter in small cavities, by R. J. Olsen, is one of the physics papers the jury cited.';
+    const b = 'The 2004 paper Notes on cold atoms, by T. Lind, is one of the physics papers the jury cited.';
+    const page = articlePage('https://harbour.example/2015/papers', 'Papers the jury cited', [a, b],
+      [series('Light and matter in small cavities', a), series('Notes on cold atoms', b)]);
+    expect(await verdicts(p, page)).toEqual({ 'Light and matter in small cavities': ['yes', 'yes'], 'Notes on cold atoms': ['yes', 'no'] });
+  });
+
+  it('a laureate of 2009-2011 is dated by the year said of the prize, not by a birth year', async () => {
+    const p = await plan('physics laureates of 2009-2011');
+    const a = 'Ada B. Quist, born in 1931 in Oslo, was honoured with the Nobel Prize in Physics in 2010 for work done at Quist Institute.';
+    const b = '“It was a surprise,” said Tomas Lind, a professor at Uppsala University, who shared the 2014 Nobel Prize in Physics.';
+    const page = articlePage('https://harbour.example/2015/laureates', 'Laureates we met', [a, b], [series('Ada B. Quist', a), series('Tomas Lind', b)]);
+    const out = await verdicts(p, page);
+    expect(out['Ada B. Quist']).toEqual(['yes', 'yes']);
+    expect(out['Tomas Lind']![1]).not.toBe('yes');
+  });
+});
+
+describe('the excerpt screen and a negated filter', () => {
+  const hit = (url: string, title: string, snippet: string, rank: number): SearchHit => ({ url, title, snippet, publishedAt: null, provider: 'corpus', rank });
+
+  it('scores "not acquired" and "not hiring" hits without the words they rule out', async () => {
+    const p = await plan('healthcare companies that have not been acquired');
+    const [said, silent] = screenHits(p, [
+      hit('https://news.example/a', 'Healthcare companies acquired this year', 'Five healthcare companies were acquired.', 20),
+      hit('https://news.example/b', 'Healthcare companies to watch', 'Five healthcare companies we like.', 21),
+    ]);
+    expect(said!.score).toBe(silent!.score);
+    const h = await plan('fintech companies that are not hiring');
+    const [hiring, quiet] = screenHits(h, [
+      hit('https://news.example/c', 'Fintech companies hiring now', 'Fintech jobs.', 20),
+      hit('https://news.example/d', 'Fintech companies we like', 'Fintech.', 21),
+    ]);
+    expect(hiring!.score).toBe(quiet!.score);
+  });
+});
