@@ -62,6 +62,14 @@ describe('page model: a list of plain names', () => {
     expectGrounded(page);
   });
 
+  it('a list of citations ("A. Quist, “<title>” (1998), physics") lists the works it quotes, not their authors', () => {
+    const page = extractHtml(article('Papers that mattered', `<p>Three papers changed the field.</p>
+<ul><li>A. Quist, “Light and matter in small cavities” (1998), physics</li>
+<li>T. Lind, “Notes on cold atoms” (2001), physics</li></ul>`));
+    expect(page.model!.items.filter((i) => i.source !== 'related').map((i) => i.name)).toEqual(['Light and matter in small cavities', 'Notes on cold atoms']);
+    expectGrounded(page);
+  });
+
   it('leaves a list under a profile label (the subject\'s affiliations) and a reference list alone', () => {
     const profile = extractHtml(`<!doctype html><html><head><title>Ada Quist | Profiles</title></head><body><main><h1>Ada Quist</h1>
 <p>Research: Chemistry</p><h2>Affiliations</h2><ul><li>Quist Institute — Oslo, Norway</li><li>Uppsala University — Uppsala, Sweden</li></ul></main></body></html>`);

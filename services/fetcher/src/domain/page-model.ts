@@ -770,9 +770,13 @@ function readStructure(root: DomNode): Structure {
     if (named.length === 0 && !factList && factsBefore === facts.length && lis.length >= 2 && !underLabel(list)) {
       const plain = lis.map((li) => {
         const line = text(li);
-        const name = plainLead(line);
+        const lead = plainLead(line);
+        // "M. Smith, “Oligonucleotide directed mutagenesis …” (1982)": a line that quotes a title after its lead
+        // (an author) lists the work it quotes.
+        const title = lead ? /^,\s*[“"]([^”"]{2,250})[”"]/u.exec(line.slice(lead.length))?.[1]?.trim() : undefined;
+        const name = title ?? lead;
         // "Perlmutter, S. (1998). …": a reference opens with its author, not with what the list is about.
-        return name && line.length > name.length + 3 && !/^,\s*(?:\p{Lu}\.\s*)+/u.test(line.slice(name.length)) ? { name, line, li } : null;
+        return name && lead && line.length > lead.length + 3 && !/^,\s*(?:\p{Lu}\.\s*)+/u.test(line.slice(lead.length)) ? { name, line, li } : null;
       });
       if (plain.every((p) => p !== null)) for (const p of plain) named.push({ name: p!.name, kind: null, link: null, passage: p!.line, facts: factsInside(p!.li, p!.line), source: 'list' });
     }

@@ -160,6 +160,13 @@ export function isKnownTerm(term: string): boolean {
   return entry !== undefined && entry.sector !== false;
 }
 
+const NARROWER_KEYS = new Set(ENTRIES.flatMap((e) => (e.narrower ?? []).map(key)));
+
+/** True when the phrase names a sector the table knows, or one of their sub-sectors ("Payments", "Food and Beverage"). */
+export function namesSector(phrase: string): boolean {
+  return isKnownTerm(phrase) || NARROWER_KEYS.has(key(phrase));
+}
+
 /** Sub-sectors of the group's sector (none when the table knows none). */
 export function narrowerTerms(group: readonly string[]): string[] {
   const out = new Set<string>();

@@ -61,6 +61,18 @@ describe('dates an article gives', () => {
     expect(await verdicts(p, page)).toEqual({ 'Light and matter in small cavities': ['yes', 'yes'], 'Notes on cold atoms': ['yes', 'no'] });
   });
 
+  it('a citation\'s year after the quoted title dates the work ("A. Quist, “<title>” (1998)")', async () => {
+    const p = await plan('physics papers published in the 1990s');
+    const a = 'A. Quist, “Light and matter in small cavities” (1998), physics';
+    const b = 'T. Lind, “Notes on cold atoms” (2001), physics';
+    const listed = (name: string, passage: string): PageEntity => ({ name, kind: null, link: null, passage, facts: [], source: 'list' });
+    const page = articlePage('https://harbour.example/2015/cited', 'Physics papers that mattered', [a, b],
+      [listed('Light and matter in small cavities', a), listed('Notes on cold atoms', b)]);
+    const out = await verdicts(p, page);
+    expect(out['Light and matter in small cavities']![1]).toBe('yes');
+    expect(out['Notes on cold atoms']![1]).toBe('no');
+  });
+
   it('a laureate of 2009-2011 is dated by the year said of the prize, not by a birth year', async () => {
     const p = await plan('physics laureates of 2009-2011');
     const a = 'Ada B. Quist, born in 1931 in Oslo, was honoured with the Nobel Prize in Physics in 2010 for work done at Quist Institute.';
@@ -69,6 +81,51 @@ describe('dates an article gives', () => {
     const out = await verdicts(p, page);
     expect(out['Ada B. Quist']).toEqual(['yes', 'yes']);
     expect(out['Tomas Lind']![1]).not.toBe('yes');
+  });
+});
+
+describe('a sector a sentence says', () => {
+  const a = 'Ledgerly (S21) — the Austin-based Payments startup and employs 40 people.';
+  const b = 'Lisbon-based Crumbly works in Food and Beverage and employs 90 people.';
+  const c = '“Groceries and financial services for students,” said a spokesperson for Crumbly.';
+  const page = () => articlePage('https://harbour.example/2015/roundup', 'Who is building what', [a, `${b} ${c}`],
+    [series('Ledgerly', a), series('Crumbly', `${b} ${c}`)]);
+
+  it('a sub-sector said as what it is ("the Austin-based Payments startup") places it in the sector', async () => {
+    expect((await verdicts(await plan('fintech startups'), page()))['Ledgerly']).toEqual(['yes']);
+  });
+
+  it('a word elsewhere does not beat the sector a sentence gives ("works in Food and Beverage" is no fintech)', async () => {
+    const out = await verdicts(await plan('fintech companies'), page());
+    expect(out['Crumbly']).toEqual(['unclear']);
+    expect((await verdicts(await plan('food and beverage companies'), page()))['Crumbly']).toEqual(['yes']);
+  });
+});
+
+describe('where a listing line puts it', () => {
+  const listed = (name: string, passage: string): PageEntity => ({ name, kind: null, link: null, passage, facts: [], source: 'list' });
+  const a = 'Ledgerly (S21), San Francisco: Invoices that pay themselves.';
+  const b = 'Ada B. Quist (Quist Institute, Norway) — Prize in Chemistry, 2016';
+  const c = 'Tomas Lind (Uppsala University, Sweden) — Prize in Physics, 2016';
+
+  it('reads the place beside the name, before what the line says of it', async () => {
+    const companies = articlePage('https://harbour.example/2015/list', 'Startups we like', [a], [listed('Ledgerly', a), listed('Crumbly', 'Crumbly (W20), Lisbon: Snacks.')]);
+    expect((await verdicts(await plan('startups in San Francisco'), companies))['Ledgerly']).toEqual(['yes', 'yes']);
+    const people = articlePage('https://harbour.example/2016/winners', 'Scientists we met', [b, c], [listed('Ada B. Quist', b), listed('Tomas Lind', c)]);
+    const out = await verdicts(await plan('scientists based in Norway'), people);
+    expect(out['Ada B. Quist']).toEqual(['yes', 'yes']);
+    expect(out['Tomas Lind']![1]).not.toBe('yes');
+  });
+});
+
+describe('no place read into a sector or a name', () => {
+  it('"works in Gaming" and "the chief executive of Verano Health" place nothing in Europe', async () => {
+    const a = 'San Francisco-based Quarkplay works in Gaming and employs 50 people.';
+    const b = '“We started because nobody else would,” the chief executive of Verano Health told us.';
+    const page = articlePage('https://harbour.example/2015/gaming', 'Companies we met', [a, b], [series('Quarkplay', a), series('Verano Health', b)]);
+    const out = await verdicts(await plan('companies based in Europe'), page);
+    expect(out['Quarkplay']![1]).not.toBe('yes');
+    expect(out['Verano Health']![1]).not.toBe('yes');
   });
 });
 

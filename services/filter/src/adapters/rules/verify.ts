@@ -3,7 +3,7 @@ import { readBatch, type OrgForm } from '../../domain/constraints.js';
 import { statedDates, withinRange } from '../../domain/dates.js';
 import { cityReadings, placeContains, placeNames, placesNamedIn, resolveLocation, type Place } from '../../domain/places.js';
 import { PAGE_DATED_KINDS, specOf, type FilterSpec } from '../../domain/spec.js';
-import { foreignCompounds, isKnownTerm, narrowerTerms } from '../../domain/synonyms.js';
+import { foreignCompounds, isKnownTerm, namesSector, narrowerTerms } from '../../domain/synonyms.js';
 import { lightStem, lightStems, matchesGroup, normaliseKey, pageSentences, sameWordFamily, stem, stems } from '../../domain/text.js';
 
 /**
@@ -276,7 +276,17 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
     if (bySector === null) return fail(filter, candidate, 'its sector is stated otherwise.', [topicFacts[0]!]);
     subSector = true;
   }
-  const byOther = other.length > 0 || sector.length === 0 ? coverGroups(evidence, other) : [];
+  let byOther = other.length > 0 || sector.length === 0 ? coverGroups(evidence, other) : [];
+  let saidSector = false;
+  if (byOther === null) {
+    // A sentence that says what it is in a sector's words ("the Austin-based Payments startup", "works in Food and
+    // Beverage"): a sub-sector said so places it in the sector, as a sector fact would.
+    const each = other.map((g) => coverGroups(evidence, [g]) ?? (g.some((t) => isKnownTerm(t)) ? sectorSaid(evidence, g) : null));
+    if (each.every((e) => e !== null)) {
+      byOther = [...new Set(each.flat() as Evidence[])];
+      saidSector = true;
+    }
+  }
   if (byOther === null) {
     // Only a line or a sentence on someone else's page (a listing, a news story), no sector stated: its
     // own page may say what it does, so the lead is worth following before ruling it out.
@@ -284,6 +294,15 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
       return unclear(filter, candidate, 'only a passing mention was read, not a page about it.');
     }
     return fail(filter, candidate, 'the pages do not describe it that way.');
+  }
+  // A sentence that says its sector ("works in Food and Beverage") against a word elsewhere ("… and financial
+  // services," said a spokesperson): the word does not settle "fintech companies", as a listed sector would not.
+  if (!saidSector && topicFacts.length === 0) {
+    for (const g of other.filter((x) => x.some((t) => isKnownTerm(t)))) {
+      if (sectorSaid(evidence, g)) continue;
+      const said = sectorPhrases(evidence).find((s) => namesSector(s.phrase) && !groupMatches(wordsOf(s.e), g));
+      if (said) return unclear(filter, candidate, `a sentence gives its sector as ${said.phrase}, which is not ${g[0]}; only a word elsewhere matches.`);
+    }
   }
   // A listing's sector column that names another sector ("Fintech (Banking and Exchange)") against a sentence that
   // merely uses the word ("merchants and consumers can transact"): the sentence does not settle "consumer companies".
@@ -297,7 +316,39 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
   }
   const sectorPassages = bySector;
   const used = [...sectorPassages, ...byOther.filter((e) => !sectorPassages.includes(e))];
-  return subSector ? pass(filter, used, 'inferred', ' (inferred: a sub-sector of the one asked for)') : pass(filter, used, 'stated');
+  return subSector || saidSector ? pass(filter, used, 'inferred', ' (inferred: a sub-sector of the one asked for)') : pass(filter, used, 'stated');
+}
+
+/** Nouns a sentence describes an organisation with, after its sector: "a Payments startup", "the Healthcare nonprofit". */
+const ORGANISATION_NOUN = String.raw`(?:startup|start-up|company|firm|business|nonprofit|non-profit|charity|organi[sz]ation|outfit|platform|provider|venture)`;
+/** "a|the [<Place>-based] <sector words> <organisation noun>", "works|operates in <Sector Words>". */
+const SECTOR_DESCRIPTOR = new RegExp(String.raw`\b(?:an?|the)\s+(?:[\p{Lu}][\p{L}.'’ -]{0,40}-based\s+)?((?:[\p{L}&-]+,?\s+){1,5}?)${ORGANISATION_NOUN}\b|\b(?:works|working|operates|operating)\s+in\s+(\p{Lu}[\p{L}-]*(?:(?:\s+(?:and|&|of))?\s+\p{Lu}[\p{L}-]*)*)`, 'gu');
+
+/**
+ * A sector a sentence about the candidate says it is in, as a descriptor ("the San Francisco-based Payments
+ * startup", "a Consumer Finance company", "works in Food and Beverage"), that is `group`'s sector or one of its
+ * sub-sectors; read as a sector fact, the phrases of other sectors left out ("Consumer Finance" is no consumer company).
+ */
+function sectorSaid(evidence: readonly Evidence[], group: string[]): Evidence[] | null {
+  const wanted = [...group, ...narrowerTerms(group)];
+  for (const { e, phrase } of sectorPhrases(evidence)) {
+    const asFact: Evidence = { ...e, fact: { label: 'Sector', value: phrase, passage: e.text } };
+    if (coverSectors([asFact], [wanted])) return [e];
+  }
+  return null;
+}
+
+/** The sector descriptors of the sentences about the candidate, with the sentence each is said in. */
+function sectorPhrases(evidence: readonly Evidence[]): { e: Evidence; phrase: string }[] {
+  const out: { e: Evidence; phrase: string }[] = [];
+  for (const e of evidence) {
+    if (!e.named || e.fact) continue;
+    for (const m of e.text.matchAll(SECTOR_DESCRIPTOR)) {
+      const phrase = (m[1] ?? m[2] ?? '').trim().replace(/,$/, '');
+      if (phrase) out.push({ e, phrase });
+    }
+  }
+  return out;
 }
 
 /**
@@ -350,6 +401,12 @@ function locativeName(text: string, names: readonly string[]): string | null {
   return null;
 }
 
+/** Every occurrence of `place` in `text` lies inside an occurrence of `name`. */
+function insideName(text: string, place: string, name: string): boolean {
+  if (!name.includes(place)) return false;
+  return text.split(name).join(' ').indexOf(place) < 0;
+}
+
 function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'location' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   const target: Place = spec.place;
   const names = [...new Set([...spec.names, ...placeNames(target)])];
@@ -386,7 +443,9 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   const says = (text: string, ns: readonly string[]) => (based ? locativeName(text, ns) : literalName(text, ns));
   for (const e of named) if (says(e.text, names)) return pass(filter, [e], 'stated');
   for (const e of named) {
-    const mentions = placesNamedIn(e.text);
+    // A town's name inside the candidate's own ("the chief executive of Verano Health") or a sector's name after "in"
+    // ("works in Gaming", a town in Austria too) places nothing.
+    const mentions = placesNamedIn(e.text).filter((m) => !namesSector(m.text.replace(/-based$/i, '')) && !insideName(e.text, m.text, candidate.name));
     // A place the sentence names for certain outside the target ("in Weston Creek (Australia)") rules out
     // guessing an ambiguous town of the same sentence ("Weston") into the target.
     const firmlyElsewhere = mentions.some((m) => !m.ambiguous && !placeContains(target, m.place) && !placeContains(m.place, target));
@@ -400,6 +459,17 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
       const reading = mention.ambiguous && target.level !== 'city' && !firmlyElsewhere ? cityReadings(bare).find((p) => placeContains(target, p)) : undefined;
       if (reading) return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” taken as the ${reading.name} in ${target.name})`);
     }
+  }
+  // A listing's line puts where it is beside its name, before what it says of it ("Cognito (S14), San Francisco:
+  // identity checks", "Ada Quist (Quist Institute, Norway) — Prize in Chemistry"): a place the gazetteer reads
+  // for certain there is where it is.
+  for (const e of named) {
+    const entry = entityOf(candidate, e.page);
+    if (!entry || entry.source !== 'list' || !e.text.startsWith(entry.name)) continue;
+    const lead = e.text.slice(entry.name.length).split(/:\s|\s[—–]\s|[.!?]\s/)[0] ?? '';
+    if (literalName(lead, names)) return pass(filter, [e], 'stated');
+    const mention = placesNamedIn(lead).find((m) => !m.ambiguous && placeContains(target, m.place));
+    if (mention) return pass(filter, [e], 'inferred', ` (inferred: the line places it in ${mention.place.name}, which lies in ${target.name})`);
   }
   return unclear(filter, candidate, `no passage about it names ${target.name} or a place in it.`);
 }
@@ -764,7 +834,9 @@ const WORK_NOUN = String.raw`(?:paper|article|study|preprint|publication|report|
 /** The year a sentence writes before the kind of work that `name` is ("The 1998 paper <name>, by …"), or null. */
 function yearOfWork(text: string, name: string): string | null {
   const re = new RegExp(String.raw`\b((?:1[5-9]|20)\d{2})\s+(?:\p{Ll}[\p{L}-]*\s+){0,2}${WORK_NOUN},?\s+[“"]?${escapeRe(name)}`, 'u');
-  return re.exec(text)?.[1] ?? null;
+  // A citation's year in brackets after the quoted title: "M. Smith, “<title>” (1982)".
+  const cited = new RegExp(String.raw`[“"]${escapeRe(name)}[”"],?\s*\(((?:1[5-9]|20)\d{2})\)`, 'u');
+  return re.exec(text)?.[1] ?? cited.exec(text)?.[1] ?? null;
 }
 
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
