@@ -44,6 +44,14 @@ describe('page model: names an article announces and takes up', () => {
     expectGrounded(page);
   });
 
+  it('a linked name in the series is one of its entries too, not a passing mention', () => {
+    const page = extractHtml(article('Who is building what', `<p>Among the teams we met: <a href="https://tessellate.example/">Tessellate</a>, Brightloom Labs and Quarkplay.</p>
+<p>Brightloom Labs, based in Leeds, showed a kitchen arm.</p><p>Quarkplay makes games.</p><p><a href="https://tessellate.example/">Tessellate</a>, from Porto, was acquired in May.</p>`));
+    const items = page.model!.items.filter((i) => i.source !== 'related');
+    expect(items.map((i) => [i.name, i.source])).toEqual([['Tessellate', 'series'], ['Brightloom Labs', 'series'], ['Quarkplay', 'series']]);
+    expectGrounded(page);
+  });
+
   it('takes no label\'s values for a series, nor a series the article never takes up', () => {
     const page = extractHtml(article('Ada Quist', `<p><strong>Place of birth:</strong> Boston, MA, United States</p>
 <p><strong>Works at:</strong> Quist Institute, Cambridge, MA, United States</p>

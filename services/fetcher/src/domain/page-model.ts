@@ -867,6 +867,9 @@ function readStructure(root: DomNode): Structure {
   // "We kept hearing the same names: A, B and C.", "Among them: A and B.": a series a sentence announces after a
   // colon, whose members the article then takes up one by one, names what the article is about, linked or not.
   for (const item of announcedSeries(root)) {
+    // A name the prose links is the same entry: the series says the article lists it, not mentions it in passing.
+    const linked = items.find((i) => i.name === item.name && i.source === 'link');
+    if (linked) linked.source = 'series';
     if (items.some((i) => i.name === item.name || (i.source !== 'related' && (i.name.includes(item.name) || item.name.includes(i.name))))) continue;
     items.push(item);
   }

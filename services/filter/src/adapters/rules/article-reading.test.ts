@@ -73,6 +73,15 @@ describe('dates an article gives', () => {
     expect(out['Notes on cold atoms']![1]).toBe('no');
   });
 
+  it('"physics papers from the 1990s" (a period, not "published") is dated by the year written before "paper" too', async () => {
+    const p = await plan('physics papers from the 1990s');
+    const a = 'The 1996 paper Light and matter in small cavities, by R. J. Olsen, is one of the physics papers the jury cited.';
+    const b = 'The 2004 paper Notes on cold atoms, by T. Lind, is one of the physics papers the jury cited.';
+    const page = articlePage('https://harbour.example/2015/papers', 'Papers the jury cited', [a, b],
+      [series('Light and matter in small cavities', a), series('Notes on cold atoms', b)]);
+    expect(await verdicts(p, page)).toEqual({ 'Light and matter in small cavities': ['yes', 'yes'], 'Notes on cold atoms': ['yes', 'no'] });
+  });
+
   it('a laureate of 2009-2011 is dated by the year said of the prize, not by a birth year', async () => {
     const p = await plan('physics laureates of 2009-2011');
     const a = 'Ada B. Quist, born in 1931 in Oslo, was honoured with the Nobel Prize in Physics in 2010 for work done at Quist Institute.';
@@ -99,6 +108,31 @@ describe('a sector a sentence says', () => {
     const out = await verdicts(await plan('fintech companies'), page());
     expect(out['Crumbly']).toEqual(['unclear']);
     expect((await verdicts(await plan('food and beverage companies'), page()))['Crumbly']).toEqual(['yes']);
+  });
+});
+
+describe('an article headed by a sector', () => {
+  const a = '“We started because nobody else would,” a spokesperson for Ledgerly told us.';
+  const b = 'Lisbon-based Crumbly works in Food and Beverage and employs 90 people.';
+  const headline = 'Who is building what: fintech companies';
+  const page = (items: PageEntity[]) => articlePage('https://harbour.example/2015/fintech', headline, [`Among them: Ledgerly and Crumbly.`, a, b], items);
+
+  it('takes its entries to be of that sector (inferred), quoting the headline', async () => {
+    const p = await plan('fintech companies');
+    const out = await verdicts(p, page([series('Ledgerly', a), series('Crumbly', b)]));
+    expect(out['Ledgerly']).toEqual(['yes']);
+    // A sentence that gives an entry another sector is not overruled by the headline.
+    expect(out['Crumbly']).not.toEqual(['yes']);
+    const { candidates } = await reasoner.extract({ plan: p, page: page([series('Ledgerly', a)]), round: 1 }, { signal });
+    const verdict = (await reasoner.verify({ plan: p, filter: p.filters[0]!, candidate: candidates[0]!, pages: [page([series('Ledgerly', a)])] }, { signal })).verdict;
+    expect(verdict.verification).toBe('inferred');
+    expect(verdict.rationale).toContain(headline);
+  });
+
+  it('a widget\'s entry ("Related") is not taken for the article\'s', async () => {
+    const related: PageEntity = { name: 'Ledgerly', kind: null, link: null, passage: a, facts: [], source: 'related' };
+    const { candidates } = await reasoner.extract({ plan: await plan('fintech companies'), page: page([related]), round: 1 }, { signal });
+    expect(candidates.map((c) => c.name)).not.toContain('Ledgerly');
   });
 });
 

@@ -281,7 +281,7 @@ function verifyTopic(filter: FunnelFilter, groups: string[][], candidate: Candid
   if (byOther === null) {
     // A sentence that says what it is in a sector's words ("the Austin-based Payments startup", "works in Food and
     // Beverage"): a sub-sector said so places it in the sector, as a sector fact would.
-    const each = other.map((g) => coverGroups(evidence, [g]) ?? (g.some((t) => isKnownTerm(t)) ? sectorSaid(evidence, g) : null));
+    const each = other.map((g) => coverGroups(evidence, [g]) ?? (g.some((t) => isKnownTerm(t)) ? sectorSaid(evidence, g) ?? listedUnder(candidate, evidence, g) : null));
     if (each.every((e) => e !== null)) {
       byOther = [...new Set(each.flat() as Evidence[])];
       saidSector = true;
@@ -337,6 +337,30 @@ function sectorSaid(evidence: readonly Evidence[], group: string[]): Evidence[] 
   }
   return null;
 }
+
+/**
+ * An article or listing headed by a sector ("Who's building what: fintech companies", "Ten logistics startups to
+ * watch") names its entries as of that sector: an entry of its listing (not a widget's) is taken to be in it, unless a
+ * sentence about it gives it another sector. The headline is the passage quoted; the verdict is inferred.
+ */
+function listedUnder(candidate: Candidate, evidence: readonly Evidence[], group: string[]): Evidence[] | null {
+  const saysOther = sectorPhrases(evidence).some((s) => namesSector(s.phrase) && !groupMatches(wordsOf(s.e), [...group, ...narrowerTerms(group)]));
+  if (saysOther) return null;
+  for (const page of new Set(evidence.map((e) => e.page))) {
+    const model = page.model;
+    // Entries an article lists (a list's line, a series it announces), not names its prose links in passing; a table's
+    // headline is its columns' business (a row states its sector in its own cell).
+    const entry = entityOf(candidate, page);
+    if (!model || model.subject || !entry || !LISTED_SOURCES.has(entry.source)) continue;
+    const headline = page.passages.find((p) => p.length >= 8 && (page.title.startsWith(p) || p.startsWith(page.title)));
+    if (!headline) continue;
+    const shown: Evidence = { text: headline, url: pageUrl(page), page, named: false };
+    if (groupMatches(wordsOf(shown), group)) return [shown];
+  }
+  return null;
+}
+
+const LISTED_SOURCES: ReadonlySet<string> = new Set(['list', 'series']);
 
 /** The sector descriptors of the sentences about the candidate, with the sentence each is said in. */
 function sectorPhrases(evidence: readonly Evidence[]): { e: Evidence; phrase: string }[] {
@@ -949,6 +973,14 @@ function verifyPeriod(filter: FunnelFilter, range: DateRange, candidate: Candida
     for (const e of evidence) if (e.named && !e.fact && dateCheck(e, range, [AWARD_YEAR, YEAR_OF_AWARD]) === 'in') return pass(filter, [e], 'stated', ' (the year of the prize)');
   }
   if (PAGE_DATED_KINDS.has(candidate.entityType)) {
+    // "The 1972 paper <title>", "“<title>” (1972)": the year a sentence gives the work, on whatever page.
+    const worked = evidence.flatMap((e) => {
+      const year = e.named && !e.fact ? yearOfWork(e.text, candidate.name) : null;
+      return year ? [{ e, year }] : [];
+    });
+    const inRange = worked.find((w) => withinRange({ from: `${w.year}-01-01`, to: `${w.year}-12-31` }, range));
+    if (inRange) return pass(filter, [inRange.e], 'stated', ` (the ${inRange.year} work)`);
+    if (worked.length > 0 && !evidence.some((e) => e.ownPage)) return fail(filter, candidate, `it came out in ${worked[0]!.year}, not within ${describe(range)}.`, [worked[0]!.e]);
     // Only its own page's date dates a paper (a book, an article): a list of 1950s papers put online in 1988
     // says nothing of when each was published.
     const first = evidence.find((e) => e.ownPage && pageDateIn(e.page, range));
