@@ -152,6 +152,30 @@ describe('where a listing line puts it', () => {
   });
 });
 
+describe('a town with namesakes in other countries', () => {
+  it('"San Francisco-based" is no town in Asia, "Oxford-based" none in the United States; "Dallas-based" is still in Texas', async () => {
+    const a = 'Ledgerly (S16) — the San Francisco-based Payments startup and employs 20 people.';
+    const b = 'Crumbly (W19) — the Oxford-based Education nonprofit and employs 19 people.';
+    const c = 'Shiftly (W20) — the Dallas-based Logistics startup and employs 30 people.';
+    const page = articlePage('https://harbour.example/2016/roundup', 'Startups we met', [a, b, c], [series('Ledgerly', a), series('Crumbly', b), series('Shiftly', c)]);
+    expect((await verdicts(await plan('startups in Asia'), page))['Ledgerly']!.at(-1)).not.toBe('yes');
+    expect((await verdicts(await plan('organizations in the United States'), page))['Crumbly']!.at(-1)).not.toBe('yes');
+    expect((await verdicts(await plan('startups in Texas'), page))['Shiftly']!.at(-1)).toBe('yes');
+  });
+});
+
+describe('a prize year after a comma', () => {
+  it('"— Nobel Memorial Prize in Economic Sciences, 2012" dates the prize, not the page', async () => {
+    const listed = (name: string, passage: string): PageEntity => ({ name, kind: null, link: null, passage, facts: [], source: 'list' });
+    const a = 'Ada B. Quist (Quist Institute, Norway) — Nobel Memorial Prize in Economic Sciences, 2012';
+    const b = 'Tomas Lind (Uppsala University, Sweden) — Nobel Memorial Prize in Economic Sciences, 2015';
+    const page = { ...articlePage('https://harbour.example/2016/winners', 'Economists we met', [a, b], [listed('Ada B. Quist', a), listed('Tomas Lind', b)]), publishedAt: '2016-01-10' };
+    const out = await verdicts(await plan('economists who won the prize after 2012'), page);
+    expect(out['Ada B. Quist']!.at(-1)).not.toBe('yes');
+    expect(out['Tomas Lind']!.at(-1)).toBe('yes');
+  });
+});
+
 describe('no place read into a sector or a name', () => {
   it('"works in Gaming" and "the chief executive of Verano Health" place nothing in Europe', async () => {
     const a = 'San Francisco-based Quarkplay works in Gaming and employs 50 people.';

@@ -480,7 +480,12 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
         return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” is ${mention.place.name}, which lies in ${target.name})`);
       }
       // A city name several countries have ("Dallas-based") fits a state or country that holds one of them.
-      const reading = mention.ambiguous && target.level !== 'city' && !firmlyElsewhere ? cityReadings(bare).find((p) => placeContains(target, p)) : undefined;
+      // Not across countries for a country or a continent: "San Francisco-based" is no town of the Philippines for
+      // "startups in Asia", nor "Oxford-based" one of the United States; only a name all of whose namesakes lie in
+      // the country or continent asked for places it there.
+      const readings = mention.ambiguous && target.level !== 'city' && !firmlyElsewhere ? cityReadings(bare) : [];
+      const acrossCountries = (target.level === 'country' || target.level === 'region') && !readings.every((p) => placeContains(target, p));
+      const reading = acrossCountries ? undefined : readings.find((p) => placeContains(target, p));
       if (reading) return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” taken as the ${reading.name} in ${target.name})`);
     }
   }
@@ -806,7 +811,7 @@ const CUED_YEAR = /\b(?:founded|established|launched|started|incorporated|publis
  * A year said of a prize in its sentence ("received the Nobel Memorial Prize in Economic Sciences in 2011", "the
  * Nobel Prize in Physics 2014"): the prize's date, so a roundup dated a year later does not stand in for it.
  */
-const AWARD_YEAR: RegExp = /\b(?:[Pp]rize|[Aa]ward|[Mm]edal)\b(?:\s+(?:in|for)\s+\p{Lu}[\p{L}']*(?:\s+\p{Lu}[\p{L}']*){0,3})?(?:\s+(?:followed|came|arrived))?(?:\s+in)?\s+\(?((?:1[5-9]|20)\d{2})\b/gu;
+const AWARD_YEAR: RegExp = /\b(?:[Pp]rize|[Aa]ward|[Mm]edal)\b(?:\s+(?:in|for)\s+\p{Lu}[\p{L}']*(?:\s+\p{Lu}[\p{L}']*){0,3})?(?:\s+(?:followed|came|arrived))?(?:\s+in|,)?\s+\(?((?:1[5-9]|20)\d{2})\b/gu;
 /** The year before the prize's name: "shared the 2011 Nobel Memorial Prize in Economic Sciences". */
 const YEAR_OF_AWARD: RegExp = /\b((?:1[5-9]|20)\d{2})\s+(?:\p{Lu}[\p{L}']*\s+){0,3}(?:[Pp]rize|[Aa]ward|[Mm]edal)\b/gu;
 
