@@ -52,6 +52,20 @@ describe('page model: names an article announces and takes up', () => {
     expectGrounded(page);
   });
 
+  it('a paragraph that takes up one name alone is its passage whole, sentences without the name included', () => {
+    const page = extractHtml(article('Public companies we met', `<p>We kept hearing the same names: <a href="https://tessellate.example/">Tessellate</a>, Brightloom Labs and Quarkplay.</p>
+<p>Then there is <a href="https://tessellate.example/">Tessellate</a> in Porto, a Retail company. Digital meets physical. It is publicly traded.</p>
+<p>Then there is Brightloom Labs in Leeds, a Robotics company. Kitchen arms for diners. It was acquired last year.</p>
+<p>Quarkplay makes games. Fun for all. It is hiring.</p>`));
+    const passages = Object.fromEntries(page.model!.items.filter((i) => i.source !== 'related').map((i) => [i.name, i.passage]));
+    expect(passages).toEqual({
+      Tessellate: 'Then there is Tessellate in Porto, a Retail company. Digital meets physical. It is publicly traded.',
+      'Brightloom Labs': 'Then there is Brightloom Labs in Leeds, a Robotics company. Kitchen arms for diners. It was acquired last year.',
+      Quarkplay: 'Quarkplay makes games. Fun for all. It is hiring.',
+    });
+    expectGrounded(page);
+  });
+
   it('takes no label\'s values for a series, nor a series the article never takes up', () => {
     const page = extractHtml(article('Ada Quist', `<p><strong>Place of birth:</strong> Boston, MA, United States</p>
 <p><strong>Works at:</strong> Quist Institute, Cambridge, MA, United States</p>

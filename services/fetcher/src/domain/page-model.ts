@@ -866,10 +866,17 @@ function readStructure(root: DomNode): Structure {
 
   // "We kept hearing the same names: A, B and C.", "Among them: A and B.": a series a sentence announces after a
   // colon, whose members the article then takes up one by one, names what the article is about, linked or not.
-  for (const item of announcedSeries(root)) {
+  const announced = announcedSeries(root);
+  for (const item of announced) {
     // A name the prose links is the same entry: the series says the article lists it, not mentions it in passing.
     const linked = items.find((i) => i.name === item.name && i.source === 'link');
-    if (linked) linked.source = 'series';
+    if (linked) {
+      linked.source = 'series';
+      // The paragraph about it alone says more than its one sentence.
+      // The paragraph about it alone says more than its one sentence, or than the series that lists it with others.
+      const withOthers = announced.some((o) => o.name !== item.name && linked.passage.includes(o.name));
+      if ((item.passage.length > linked.passage.length && item.passage.includes(linked.passage)) || (withOthers && !announced.some((o) => o.name !== item.name && item.passage.includes(o.name)))) linked.passage = item.passage;
+    }
     if (items.some((i) => i.name === item.name || (i.source !== 'related' && (i.name.includes(item.name) || item.name.includes(i.name))))) continue;
     items.push(item);
   }
@@ -979,8 +986,12 @@ function announcedSeries(root: DomNode): PageEntity[] {
       for (const name of members) {
         if (out.some((o) => o.name === name)) continue;
         const others = members.filter((m) => m !== name);
-        const later = texts.find((t, i) => i !== at && hasWords(t, name) && !others.some((o) => t.includes(o))) ?? texts.find((t, i) => i !== at && hasWords(t, name))!;
-        out.push({ name, kind: null, link: null, passage: namingPassage(later, name, others, namedSentenceSpans), facts: [], source: 'series' });
+        const alone = texts.find((t, i) => i !== at && hasWords(t, name) && !others.some((o) => t.includes(o)));
+        const later = alone ?? texts.find((t, i) => i !== at && hasWords(t, name))!;
+        // A paragraph that takes up this one name alone is about it whole ("Then there is Presto in San Francisco, …
+        // Digital meets physical for big chain restaurants. It is publicly traded."); one that names others too gives
+        // its sentence and those that refer back to it.
+        out.push({ name, kind: null, link: null, passage: alone && alone.length <= 600 ? alone : namingPassage(later, name, others, namedSentenceSpans), facts: [], source: 'series' });
       }
     }
   }
