@@ -173,11 +173,13 @@ describe('starting the embedded service', () => {
       startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'warn', LEADFINDER_DEV_SIGNIN: '1' } })
         .then((server) => (cleanup.push(() => server.stop()), server)),
     ]);
-    expect(none.output()).toContain('web sign-in: none');
+    // Polled: a server is ready once it answers /readyz, and its stdout (the log) arrives on a pipe of its own,
+    // which under load this process may read after that answer.
+    await expect.poll(() => none.output()).toContain('web sign-in: none');
     // Fetch pins are listed, and one the SSRF guard will refuse is called out.
     expect(none.output()).toContain('intranet.example:443 -> 10.0.0.5');
     expect(none.output()).toContain('fetch pin to a refused address');
-    expect(dev.output()).toContain('web sign-in: DEVELOPMENT sign-in');
+    await expect.poll(() => dev.output()).toContain('web sign-in: DEVELOPMENT sign-in');
     // And the development sign-in works only where it was enabled.
     const signIn = (url: string) => fetch(`${url}/auth/dev-signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"victim@example.com"}' });
     expect((await signIn(none.url)).status).toBe(404);
