@@ -150,6 +150,10 @@ function describeMoney(storage: StorageAdapter): void {
       const onFakeWeb = {
         LEADFINDER_SEARCH: 'searxng', LEADFINDER_SEARXNG_URL: web.searxngUrl,
         LEADFINDER_FETCH_ALLOW_PRIVATE: '1', LEADFINDER_FETCH_RESOLVE: web.resolveEntry,
+        // A held page must stay held for as long as a test waits on it (up to 30 s): with the 15 s default, a
+        // run that reached its pages first gave them up while the others were still on their way, and moved on
+        // to screening before the kill (seen once under a moved clock).
+        LEADFINDER_FETCH_TIMEOUT_MS: '120000',
       };
       await Promise.all([
         // Runs on the fake web, whose pages can be held.
@@ -356,7 +360,7 @@ function describeMoney(storage: StorageAdapter): void {
       let charged = 0;
       for (const { run, at } of ends) {
         expect(run.status, output('crash')).toBe('interrupted');
-        expect(run.where).toBe(HELD_WHERE);
+        expect(run.where, output('crash')).toBe(HELD_WHERE);
         expect(run.result).toBeNull();
         expect(run.stopReason).toBeNull();
         // The lease lapses a TTL after its last renewal; the new reaper looks every TTL/3 (+ polling).
