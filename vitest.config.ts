@@ -82,19 +82,18 @@ export default defineConfig({
           pool: 'threads',
           include: ['services/*/src/**/*.test.ts', 'services/*/test/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/node_modules/**', ...ALONE, ...SHARED],
-          // In the same group as 'shared' and in its three workers (vitest runs one group's projects in one
-          // pool, so they share maxWorkers): these small files, busy importing, take the cores the shared files
-          // leave idle while they wait on their servers, instead of running after them at 83 % of two cores
-          // (vitest wall 200 s against 212 s, and 225 s against 241 s, 1,605 tests, 2026-11-27). Suites sharing
-          // the real NATS and MongoDB-wire servers use names unique per run (uniqueName); suites whose
-          // processes use the production stream names start a nats-server of their own.
-          maxWorkers: 3,
-          sequence: { groupOrder: 0 },
+          // Two files at a time, one per core (vitest's default here is cores - 1 = 1). Many files spend
+          // much of their time waiting on processes they start and on the real servers, so a second worker
+          // overlaps those waits; a third only added contention on two cores and pushed start-ups past
+          // their timeouts. Suites sharing the real NATS and MongoDB-wire servers use names unique per run
+          // (uniqueName); suites whose processes use the production stream names start a nats-server of their own.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
         extends: true,
-        test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 2 } },
       },
     ],
   },
