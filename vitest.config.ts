@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
 const ALONE = ['test/e2e/distributed.test.ts', 'test/e2e/coordinators-under-load.test.ts'];
 
 /**
- * What a test file may not share a process (or worker thread) with other files for: OpenTelemetry's global providers and
+ * What a test file may not share a process with other files for: OpenTelemetry's global providers and
  * the instrumentations (which patch a driver only if they load before it), fake timers, module mocks,
  * process.env and a service started in process (which starts telemetry).
  */
@@ -76,10 +76,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'parallel',
-          // A worker thread per file, not a process: each thread has globals, a module registry and a copy of
-          // process.env of its own, which is all PROCESS_STATE needs, and starts sooner than a process (these
-          // 37 files: 44.7 s wall, 66 CPU-s as processes; 39.4 s, 58 CPU-s as threads, load ~2).
-          pool: 'threads',
           include: ['services/*/src/**/*.test.ts', 'services/*/test/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/node_modules/**', ...ALONE, ...SHARED],
           // Two files at a time, one per core (vitest's default here is cores - 1 = 1). Many files spend
