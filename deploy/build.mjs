@@ -131,9 +131,9 @@ export async function buildImage(outdir) {
   const externals = [...new Set(Object.values(result.metafile.outputs)
     .flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path)))].sort();
   writeFileSync(join(outdir, 'externals.json'), JSON.stringify(externals, null, 2) + '\n');
-  // As package-lock.json names them: node_modules/<name>, or a copy nested under another package.
+  // The metafile names inputs relative to the working directory (esbuild's default), not to the repository.
   const bundled = [...new Set(Object.keys(result.metafile.inputs)
-    .map((input) => lockPathOf(join(root, input)))
+    .map((input) => lockPathOf(resolve(input)))
     .filter((path) => path !== undefined))].sort();
   writeFileSync(join(outdir, 'bundled-packages.json'), JSON.stringify(bundled, null, 2) + '\n');
   return externals;
