@@ -820,13 +820,13 @@ function dateCheck(e: Evidence, range: DateRange, yearCues: readonly RegExp[] = 
   // of a fact labelled as a time or an award ("Nobel Prize: Physics (2012)"). In a sentence a bare number
   // is too loose to read as a date.
   const year = e.fact ? /^\s*((?:1[5-9]|20)\d{2})\s*$/.exec(e.fact.value)?.[1] : undefined;
-  let dates: { from: string; to: string }[] = year ? [{ from: `${year}-01-01`, to: `${year}-12-31` }] : statedDates(e.text);
+  let dates: { from: string; to: string }[] = year ? [yearSpan(year)] : statedDates(e.text);
   // A year right after a founding or publishing verb ("Founded in 2013, Weave …", "established 2019") is a date,
   // not a loose number: without it the page's own date stood in for a sentence that says otherwise. A bare
   // "in 1995" is not ("… published X; the prize followed in 1995" dates the prize).
-  if (dates.length === 0 && !e.fact) dates = yearCues.flatMap((cue) => [...e.text.matchAll(cue)]).map((m) => ({ from: `${m[1]}-01-01`, to: `${m[1]}-12-31` }));
+  if (dates.length === 0 && !e.fact) dates = yearCues.flatMap((cue) => [...e.text.matchAll(cue)]).map((m) => yearSpan(m[1]!));
   if (dates.length === 0 && e.fact && DATE_LABEL.test(e.fact.label) && e.fact.value.length <= 120) {
-    dates = [...e.fact.value.matchAll(YEAR_TOKEN)].map((m) => ({ from: `${m[1]}-01-01`, to: `${m[1]}-12-31` }));
+    dates = [...e.fact.value.matchAll(YEAR_TOKEN)].map((m) => yearSpan(m[1]!));
   }
   if (dates.length === 0) return 'none';
   return dates.some((d) => withinRange(d, range)) ? 'in' : 'out';
@@ -868,6 +868,17 @@ function yearOfWork(text: string, name: string): string | null {
   return re.exec(text)?.[1] ?? cited.exec(text)?.[1] ?? null;
 }
 
+/** The years sentences about the candidate write for it as a work ("The 1998 paper <name>"), each with its evidence. */
+function workYearsOf(candidate: Candidate, evidence: readonly Evidence[]): { e: Evidence; year: string }[] {
+  return evidence.flatMap((e) => {
+    const year = e.named && !e.fact ? yearOfWork(e.text, candidate.name) : null;
+    return year ? [{ e, year }] : [];
+  });
+}
+
+/** A year as the range of its days. */
+const yearSpan = (year: string) => ({ from: `${year}-01-01`, to: `${year}-12-31` });
+
 function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'event' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   // A fact is read with its label: "Established: 2019" states the founding, "2019" alone does not.
   const matching = evidence.filter((e) => {
@@ -906,13 +917,10 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   // "The 1998 paper <title>", "her 2015 book <title>": the year a sentence writes before the kind of work it
   // names is when the work came out, said on whatever page.
   const workYears = spec.dateRange && PAGE_DATED_KINDS.has(candidate.entityType) && spec.groups.some((g) => g.some((t) => /^(?:publish|published)$/i.test(t)))
-    ? evidence.flatMap((e) => {
-      const year = e.named && !e.fact ? yearOfWork(e.text, candidate.name) : null;
-      return year ? [{ e, year }] : [];
-    })
+    ? workYearsOf(candidate, evidence)
     : [];
   if (workYears.length > 0 && spec.dateRange) {
-    const inRange = workYears.find((w) => withinRange({ from: `${w.year}-01-01`, to: `${w.year}-12-31` }, spec.dateRange!));
+    const inRange = workYears.find((w) => withinRange(yearSpan(w.year), spec.dateRange!));
     if (inRange) return pass(filter, [inRange.e], 'stated', ` (the ${inRange.year} work)`);
     if (!matching.some((e) => dateCheck(e, spec.dateRange!, yearCues) === 'in') && !publication.some((e) => dateCheck(e, spec.dateRange!, yearCues) === 'in')) {
       return fail(filter, candidate, `it came out in ${workYears[0]!.year}, not within ${describe(spec.dateRange)}.`, [workYears[0]!.e]);
@@ -979,11 +987,8 @@ function verifyPeriod(filter: FunnelFilter, range: DateRange, candidate: Candida
   }
   if (PAGE_DATED_KINDS.has(candidate.entityType)) {
     // "The 1972 paper <title>", "“<title>” (1972)": the year a sentence gives the work, on whatever page.
-    const worked = evidence.flatMap((e) => {
-      const year = e.named && !e.fact ? yearOfWork(e.text, candidate.name) : null;
-      return year ? [{ e, year }] : [];
-    });
-    const inRange = worked.find((w) => withinRange({ from: `${w.year}-01-01`, to: `${w.year}-12-31` }, range));
+    const worked = workYearsOf(candidate, evidence);
+    const inRange = worked.find((w) => withinRange(yearSpan(w.year), range));
     if (inRange) return pass(filter, [inRange.e], 'stated', ` (the ${inRange.year} work)`);
     if (worked.length > 0 && !evidence.some((e) => e.ownPage)) return fail(filter, candidate, `it came out in ${worked[0]!.year}, not within ${describe(range)}.`, [worked[0]!.e]);
     // Only its own page's date dates a paper (a book, an article): a list of 1950s papers put online in 1988
