@@ -154,7 +154,7 @@ describe('OpenAPI document', () => {
       const final: RunEvent = { type: 'final', at: new Date().toISOString(), runId: id!, table: [], target: 50, met: false, filters: [{ index: 1, title: 'Berlin', criterion: 'based in Berlin' }], stopped: true, stopped_at: 'round 1' };
       add('/v1/searches/{id}', 'GET', await inject('GET', `/v1/searches/${id}`, acct.apiKey));
       add('/v1/searches/{id}/stop', 'POST', await inject('POST', `/v1/searches/${id}/stop`, acct.apiKey));
-      await fresh.deps.store.runs.finish(id!, null, { status: 'stopped', where: 'round 1', spendMicrousd: 1000, chargeMicrousd: 1000, usdDisplay: '$0.001', stopReason: null, result: final as never, finishedAt: new Date().toISOString() });
+      await fresh.deps.billing.endRun((await fresh.deps.store.runs.get(id!))!, null, { status: 'stopped', where: 'round 1', spendMicrousd: 1000, chargeMicrousd: 1000, usdDisplay: '$0.001', stopReason: null, result: final as never, finishedAt: new Date().toISOString() });
       add('/v1/searches/{id}', 'GET', await inject('GET', `/v1/searches/${id}`, acct.apiKey));
       add('/v1/searches/{id}', 'GET', await inject('GET', `/v1/searches/nope`, acct.apiKey));
       add('/v1/searches/{id}/events', 'GET', await inject('GET', `/v1/searches/${id}/events?since=-1`, acct.apiKey));

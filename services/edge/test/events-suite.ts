@@ -76,8 +76,9 @@ export function describeEventsRoute(label: string, queuePorts: QueuePortsFactory
       return seqs;
     }
 
+    /** Ends the run as its ender does: terminal, then settled (billing.endRun). */
     async function finish(runId: string, status: 'done' | 'interrupted' = 'done') {
-      await h.deps.store.runs.finish(runId, null, {
+      await h.deps.billing.endRun((await h.deps.store.runs.get(runId))!, null, {
         status, where: 'round 1', spendMicrousd: 0, chargeMicrousd: 0, usdDisplay: '$0.00', stopReason: null, result: null, finishedAt: at(),
       });
     }

@@ -30,10 +30,10 @@ describe('event stream of a run interrupted while followed', () => {
     await new Promise((r) => setTimeout(r, 200));
     const at = new Date().toISOString();
     await h.deps.events.append(id, { type: 'cost', at, runId: id, stage: 'Interrupted', usd: 0.012 }, `${id}:interrupted`);
-    // The reaper makes the run terminal right after writing the cost event.
+    // The reaper ends the run (terminal, then settled) right after writing the cost event.
     await new Promise((r) => setTimeout(r, 100));
     const finishedAt = Date.now();
-    await h.deps.store.runs.finish(id, null, {
+    await h.deps.billing.endRun((await h.deps.store.runs.get(id))!, null, {
       status: 'interrupted', where: 'round 1 · searching', spendMicrousd: 12_000, chargeMicrousd: 12_000,
       usdDisplay: '$0.012', stopReason: null, result: null, finishedAt: at,
     });
@@ -44,12 +44,13 @@ describe('event stream of a run interrupted while followed', () => {
 });
 
 /**
- * The coordinator writes the tail (… `done`) before it makes the run terminal. A client that reads the
- * run record when the stream ends must find it terminal, so the stream waits for the record after `done`.
+ * The coordinator writes the tail (… `done`) before it makes the run terminal, then settles its hold. A
+ * client that reads the run record when the stream ends must find it ended (terminal, its hold released),
+ * so the stream waits for the record after `done`.
  */
 describe('event stream of a run whose tail is written before its record turns terminal', () => {
 
-  it('ends after done only once the run record is terminal', async () => {
+  it('ends after done only once the run record is terminal and settled', async () => {
     const { id, stream, ended } = await startAndFollow();
     await new Promise((r) => setTimeout(r, 200));
     const at = new Date().toISOString();
@@ -61,13 +62,17 @@ describe('event stream of a run whose tail is written before its record turns te
     await h.deps.events.append(id, { type: 'done', at, runId: id }, `${id}:done`);
     await new Promise((r) => setTimeout(r, 600));
     expect(stream.endedAt).toBe(0); // still open: the record says running
-    const finishedAt = Date.now();
     await h.deps.store.runs.finish(id, null, {
       status: 'done', where: 'done', spendMicrousd: 10_000, chargeMicrousd: 10_000,
       usdDisplay: '$0.01', stopReason: null, result: final, finishedAt: at,
     });
+    // Past the stream's check 1.2 s after `done` (checks back off: 0.4 s, then 0.8 s, 1.6 s later).
+    await new Promise((r) => setTimeout(r, 800));
+    expect(stream.endedAt).toBe(0); // still open: terminal, but the hold is not settled yet
+    const settledAt = Date.now();
+    await h.deps.billing.settle((await h.deps.store.runs.get(id))!);
     await ended;
-    expect(stream.endedAt - finishedAt).toBeLessThan(1_000);
+    expect(stream.endedAt - settledAt).toBeLessThan(2_000); // at the next check, 2.8 s after `done`
     expect(stream.body).toContain('"type":"done"');
     const run = await h.app.inject({ method: 'GET', url: `/v1/searches/${id}`, headers: bearer(key) });
     expect(run.json().status).toBe('done');

@@ -109,7 +109,7 @@ describe('event stream ending on the event log end marker', () => {
   it('resumes after the last event of a marked run with nothing more (Last-Event-ID at the end: 204)', async () => {
     const { id, ended } = await startAndFollow();
     const seqs = await append(id, tail(id));
-    await h.deps.store.runs.finish(id, null, {
+    await h.deps.billing.endRun((await h.deps.store.runs.get(id))!, null, {
       status: 'done', where: 'done', spendMicrousd: 10_000, chargeMicrousd: 10_000, usdDisplay: '$0.01', stopReason: null, result: null,
       finishedAt: new Date().toISOString(),
     });

@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { isTailCost, isTerminal, type RunEvent } from '@leadfinder/wire';
+import { isTailCost, type RunEvent } from '@leadfinder/wire';
 import type { EdgeDeps } from '../deps.js';
 import { authenticateCaller } from '../auth/authenticate.js';
 import { callerOf } from '../auth/guards.js';
 import { RateLimitedError, RequestValidationError, notFound } from '../http/errors.js';
-import { findOwnRun } from '../runs/run-view.js';
+import { findOwnRun, hasEnded } from '../runs/run-view.js';
 import { UNKNOWN_SEARCH } from './searches.js';
 
 /** Keepalives while quiet; proxies commonly drop idle connections after 30–60 s. */
@@ -42,7 +42,7 @@ export function eventRoutes(deps: EdgeDeps): FastifyPluginAsync {
         // A client resuming a finished run it has caught up with gets 204: the EventSource answer for
         // "nothing more, do not reconnect" (a 200 that closes at once makes it reconnect forever). A first
         // connection without a cursor keeps the 200 that closes with no frames (operator contract, 402 row).
-        if (sent && isTerminal(run.status) && (await deps.events.read(run.id, since, 1)).length === 0) {
+        if (sent && hasEnded(run) && (await deps.events.read(run.id, since, 1)).length === 0) {
           return reply.code(204).header('cache-control', 'no-store').send();
         }
         const held = open.get(account.id) ?? 0;
@@ -58,7 +58,7 @@ export function eventRoutes(deps: EdgeDeps): FastifyPluginAsync {
         };
         try {
           reply.hijack();
-          await stream(deps, { id: run.id, terminal: isTerminal(run.status) }, since, keepaliveMs, reply.raw, stillAllowed);
+          await stream(deps, { id: run.id, terminal: hasEnded(run) }, since, keepaliveMs, reply.raw, stillAllowed);
         } finally {
           const left = (open.get(account.id) ?? 1) - 1;
           if (left > 0) open.set(account.id, left);
@@ -137,14 +137,14 @@ async function stream(
     await write(`id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`);
     cursor = seq;
   };
-  /** Fallback for a log without an end marker: a terminal record and nothing after what we sent. */
+  /** Fallback for a log without an end marker: an ended record (terminal and settled) and nothing after what we sent. */
   let checking = false;
   const closeIfCaughtUp = async (): Promise<void> => {
     if (checking) return;
     checking = true;
     try {
       const record = await deps.store.runs.get(runId);
-      if (record && !isTerminal(record.status)) return;
+      if (record && !hasEnded(record)) return;
       if ((await deps.events.read(runId, cursor, 1)).length === 0) stop();
     } catch (error) {
       deps.logger.warn('event stream check failed', { runId, err: String(error) });

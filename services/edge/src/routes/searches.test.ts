@@ -377,11 +377,41 @@ describe('reading runs', () => {
   it('returns result as the final event of a terminal run', async () => {
     const id = (await post({ q: 'fintech startups' })).json().id;
     const final = { type: 'final' as const, at: new Date().toISOString(), runId: id, table: [], target: 50, met: false, filters: [], stopped: false, stopped_at: null };
-    await h.deps.store.runs.finish(id, null, {
+    // As the coordinator ends a run: terminal, then settled.
+    await h.deps.billing.endRun((await h.deps.store.runs.get(id))!, null, {
       status: 'done', where: 'done', spendMicrousd: 12_300, chargeMicrousd: 12_300, usdDisplay: '$0.0123', stopReason: null, result: final, finishedAt: new Date().toISOString(),
     });
     const run = RunRecord.parse((await h.app.inject({ method: 'GET', url: `/v1/searches/${id}`, headers: bearer(key) })).json());
     expect(run).toMatchObject({ status: 'done', usdDisplay: '$0.0123', result: final });
+  });
+
+  it('shows a run as running until its hold is settled, then ended with its charge (a terminal run has released its hold)', async () => {
+    const account = await h.createAccount(20);
+    const id = (await post({ q: 'fintech startups' }, bearer(account.apiKey))).json().id;
+    const final = { type: 'final' as const, at: new Date().toISOString(), runId: id, table: [], target: 50, met: false, filters: [], stopped: false, stopped_at: null };
+    const finishedAt = new Date().toISOString();
+    // The first of ending's two writes: the record is terminal, the settlement not yet made.
+    await h.deps.store.runs.finish(id, null, {
+      status: 'done', where: 'done', spendMicrousd: 12_300, chargeMicrousd: 12_300, usdDisplay: '$0.0123', stopReason: null, result: final, finishedAt,
+    });
+    const read = async () => ({
+      run: RunRecord.parse((await h.app.inject({ method: 'GET', url: `/v1/searches/${id}`, headers: bearer(account.apiKey) })).json()),
+      listed: (await h.app.inject({ method: 'GET', url: '/v1/searches', headers: bearer(account.apiKey) })).json().runs[0],
+      held: (await h.deps.store.accounts.get(account.id))!.heldMicrousd,
+    });
+    const between = await read();
+    expect(between.held).toBe(5_000_000);
+    expect(between.run).toMatchObject({ status: 'running', result: null, finishedAt: null, stopReason: null });
+    expect(between.listed).toMatchObject({ id, status: 'running', finishedAt: null });
+    const stop = await h.app.inject({ method: 'POST', url: `/v1/searches/${id}/stop`, headers: bearer(account.apiKey) });
+    expect(stop.json()).toEqual({ id, status: 'running', stopRequested: true });
+
+    // The second: what the reconciler (or the coordinator, a moment later) does.
+    await h.deps.billing.settle((await h.deps.store.runs.get(id))!);
+    const after = await read();
+    expect(after.held).toBe(0);
+    expect(after.run).toMatchObject({ status: 'done', usdDisplay: '$0.0123', result: final, finishedAt });
+    expect(after.listed).toMatchObject({ id, status: 'done', finishedAt });
   });
 
   it('shows the spend so far as usdDisplay while the run is running (the latest cost event)', async () => {
@@ -427,7 +457,7 @@ describe('POST /v1/searches/{id}/stop', () => {
 
   it('answers a terminal run with its terminal status and raises nothing', async () => {
     const id = (await post({ q: 'fintech startups' })).json().id;
-    await h.deps.store.runs.finish(id, null, {
+    await h.deps.billing.endRun((await h.deps.store.runs.get(id))!, null, {
       status: 'stopped', where: 'round 1', spendMicrousd: 0, chargeMicrousd: 0, usdDisplay: '$0.00', stopReason: null, result: null, finishedAt: new Date().toISOString(),
     });
     const res = await h.app.inject({ method: 'POST', url: `/v1/searches/${id}/stop`, headers: bearer(key) });

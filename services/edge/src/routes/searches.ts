@@ -1,6 +1,6 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyPluginAsync } from 'fastify';
-import { CreateSearchRequest, isTerminal } from '@leadfinder/wire';
+import { CreateSearchRequest } from '@leadfinder/wire';
 import type { CreateSearchAccepted, RunList, RunRecord, StopAccepted } from '@leadfinder/wire';
 import { createInMemoryIdempotencyStore, injectTraceContext } from '@leadfinder/platform';
 import type { EdgeDeps } from '../deps.js';
@@ -11,7 +11,7 @@ import { SEARCH_BODY_LIMIT_BYTES, acceptEmptyBodyOfAnyType, parseOrThrow } from 
 import { acceptSearch } from '../runs/accept-search.js';
 import { assertSearchWebhook } from '../webhooks/index.js';
 import { REPLAYED_HEADER, acceptIdempotently, readIdempotencyKey, requestFingerprint } from '../runs/idempotency.js';
-import { findOwnRun, toRunListItem, toRunRecord } from '../runs/run-view.js';
+import { findOwnRun, hasEnded, toRunListItem, toRunRecord } from '../runs/run-view.js';
 
 /** The list limit is fixed by the spec (§4.2): no paging, no parameter. */
 const LIST_LIMIT = 50;
@@ -77,10 +77,11 @@ export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
         const account = callerOf(request);
         const run = await findOwnRun(deps.store.runs, account.id, request.params.id);
         if (!run) throw notFound(UNKNOWN_SEARCH);
-        // The status reported is the one read when the flag went up (spec §3 rule 1); a terminal run is
-        // left alone and answered with its terminal status (rule 2).
-        if (!isTerminal(run.status)) await deps.stops.raise(run.id);
-        const answer: StopAccepted = { id: run.id, status: run.status, stopRequested: true };
+        // The status reported is the one read when the flag went up (spec §3 rule 1), as GET shows it; an
+        // ended run is left alone and answered with its terminal status (rule 2).
+        const { status } = toRunListItem(run);
+        if (!hasEnded(run)) await deps.stops.raise(run.id);
+        const answer: StopAccepted = { id: run.id, status, stopRequested: true };
         return reply.code(202).send(answer);
       });
     });

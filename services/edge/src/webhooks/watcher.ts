@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { isTerminal } from '@leadfinder/wire';
 import type { RunEvent, WebhookEventType } from '@leadfinder/wire';
 import type { Clock, EventLog, Logger, RunDoc, Store, WebhookDeliveryDoc, WebhookRunDoc, WebhookStore } from '@leadfinder/platform';
-import { toRunRecord } from '../runs/run-view.js';
+import { hasEnded, toRunRecord } from '../runs/run-view.js';
 
 /** A delivery is attempted for this long after it was created (injected clock). */
 export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -104,7 +103,8 @@ async function untilTerminal(
     if (signal.aborted) return null;
     const run = await deps.store.runs.get(runId);
     if (!run) return null;
-    if (isTerminal(run.status)) return run;
+    // Ended as callers see it (terminal and settled), so the payload is what GET answers.
+    if (hasEnded(run)) return run;
   }
   return null;
 }
