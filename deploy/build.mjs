@@ -30,7 +30,7 @@ const LOADED_ON_FIRST_USE = new Set([
 const loadedOnFirstUse = {
   name: 'loaded-on-first-use',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (LOADED_ON_FIRST_USE.has(args.path) && args.kind === 'import-statement'
+    b.onResolve({ filter: /^[^./]/ }, (args) => (LOADED_ON_FIRST_USE.has(packageOf(args.path)) && args.kind === 'import-statement'
       ? { path: args.path, namespace: 'loaded-on-first-use' }
       : undefined));
     b.onLoad({ filter: /.*/, namespace: 'loaded-on-first-use' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
