@@ -14,7 +14,7 @@ const ALONE = ['test/e2e/distributed.test.ts', 'test/e2e/coordinators-under-load
  * the instrumentations (which patch a driver only if they load before it), fake timers, module mocks,
  * process.env and a service started in process (which starts telemetry).
  */
-const PROCESS_STATE = /@opentelemetry|createInMemoryTelemetry|startTelemetry|startService\(|useFakeTimers|installFakeClock|vi\.(mock|doMock|stubEnv|stubGlobal)|process\.env\.\w+\s*=[^=]|process\.env\[[^\]]+\]\s*=[^=]|delete process\.env/;
+const PROCESS_STATE = /from '@opentelemetry|import\('@opentelemetry|createInMemoryTelemetry|startTelemetry|startService\(|useFakeTimers|installFakeClock|vi\.(mock|doMock|stubEnv|stubGlobal)|process\.env\.\w+\s*=[^=]|process\.env\[[^\]]+\]\s*=[^=]|delete process\.env/;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
