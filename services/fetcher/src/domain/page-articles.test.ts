@@ -52,6 +52,15 @@ describe('page model: names an article announces and takes up', () => {
     expectGrounded(page);
   });
 
+  it('reads a linked name with a middle initial whole, ending no sentence at the initial ("Elizabeth H. Blackburn")', () => {
+    const page = extractHtml(article('What we learned talking to laureates', `<p>Among the laureates: <a href="https://people.example/ada-quist">Ada Quist</a>, <a href="https://people.example/lena-ortiz">Lena Ortiz</a> and <a href="https://people.example/mara-h-vance">Mara H. Vance</a>.</p>
+<p><a href="https://people.example/mara-h-vance">Mara H. Vance</a>, born in Hobart, Australia, chairs the panel.</p>`));
+    const names = page.model!.items.filter((i) => i.source !== 'related').map((i) => i.name);
+    expect(names).toContain('Mara H. Vance');
+    expect(names).not.toContain('Mara H');
+    expectGrounded(page);
+  });
+
   it('a paragraph that takes up one name alone is its passage whole, sentences without the name included', () => {
     const page = extractHtml(article('Public companies we met', `<p>We kept hearing the same names: <a href="https://tessellate.example/">Tessellate</a>, Brightloom Labs and Quarkplay.</p>
 <p>Then there is <a href="https://tessellate.example/">Tessellate</a> in Porto, a Retail company. Digital meets physical. It is publicly traded.</p>

@@ -1,6 +1,6 @@
 import type { EntityType, PageEntity, PageFact, PageModel } from '@leadfinder/wire';
 import { contentText, isBoilerplate, type DomNode, type DomScan } from './dom.js';
-import { normaliseSpace, sentenceSpans } from './text.js';
+import { closesInitial, normaliseSpace, sentenceSpans } from './text.js';
 
 /**
  * The page model: what a page says before any sentence is read. Structure comes first, in this order:
@@ -906,15 +906,12 @@ function readStructure(root: DomNode): Structure {
   return { facts, items };
 }
 
-/** Initials and abbreviations whose full stop ends no sentence ("David J. Wineland", "Dr. Berg", "Acme Inc. and"). */
-const NO_SENTENCE_END = /(?:^|[\s(])(?:(?:\p{Lu}\.)*\p{Lu}|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Co|Ltd|Corp|vs|No)$/u;
-
 /** Where the sentence that runs on from `from` ends in `paragraph` (its last character), initials read as part of names. */
 function sentenceEnd(paragraph: string, from: number): number {
   const boundary = /[.!?]["'”’)\]]*(?:\s+|$)/gu;
   boundary.lastIndex = from;
   for (let m = boundary.exec(paragraph); m; m = boundary.exec(paragraph)) {
-    if (m.index + m[0].length < paragraph.length && NO_SENTENCE_END.test(paragraph.slice(Math.max(0, m.index - 6), m.index))) continue;
+    if (m.index + m[0].length < paragraph.length && closesInitial(paragraph, m.index)) continue;
     return m.index;
   }
   return paragraph.length;
