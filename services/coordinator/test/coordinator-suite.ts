@@ -182,6 +182,40 @@ export function describeCoordinatorSuite(label: string, ports: PortsFactory): vo
         expect(research.calls.verified.filter((v) => v.candidate === 'beta' && v.filter === 'Hiring')).toHaveLength(1);
       });
 
+      it('searches the names of unclear candidates past a round\'s share of name searches in a later round, even once the queries are exhausted', async () => {
+        h = await createHarness({}, ports);
+        const world = standardWorld({
+          hits: {
+            q1: [{ url: 'http://news.test/', score: 0.9 }], q2: [],
+            Acme: [{ url: 'http://profiles.test/acme', score: 0 }],
+            Beta: [{ url: 'http://profiles.test/beta', score: 0 }],
+          },
+          pages: {
+            'http://news.test/': 'Acme and Beta were mentioned.',
+            'http://profiles.test/acme': 'Acme is hiring in Berlin.',
+            'http://profiles.test/beta': 'Beta is hiring in Berlin.',
+          },
+          candidates: {
+            'http://news.test/': [{ key: 'acme', name: 'Acme' }, { key: 'beta', name: 'Beta' }],
+            'http://profiles.test/acme': [{ key: 'acme', name: 'Acme' }],
+            'http://profiles.test/beta': [{ key: 'beta', name: 'Beta' }],
+          },
+          passes: (filter, c) => filter.title !== 'Hiring' || c.sourceUrls.some((u) => u.startsWith('http://profiles.test/')),
+          unclear: (filter) => filter.title === 'Hiring',
+        });
+        const research = createFakeResearch(world);
+        await h.coordinator(research.fetcher, research.filter, { tuning: { maxNameSearchesPerRound: 1 } }).start();
+        const run = await h.submit({ target: 2 });
+        const after = await h.waitTerminal(run.id);
+        // Round 1 searches Acme's name; its one query has no further page, yet Beta's name still gets its search.
+        expect(research.calls.searched.filter((q) => q === 'Acme' || q === 'Beta')).toEqual(['Acme', 'Beta']);
+        expect(after.status).toBe('done');
+        expect(after.result!.table.map((r) => [r.name, r.source_urls])).toEqual([
+          ['Acme', ['http://news.test/', 'http://profiles.test/acme']],
+          ['Beta', ['http://news.test/', 'http://profiles.test/beta']],
+        ]);
+      });
+
       it('merges one company found on two pages into one row with both sources', async () => {
         h = await createHarness({}, ports);
         const research = createFakeResearch(standardWorld());

@@ -6,10 +6,10 @@ import { selectPagesToOpen, uniqueHits } from './selection.js';
 import type { RunSession } from '../run/session.js';
 
 /**
- * Drives a claimed run from planning until it has `target` rows, runs out of fresh queries and result
- * pages to read, or finds no new page and no new candidate `maxEmptyRounds` rounds running. Returns
- * normally for a `done` run; any other end (stop, deadline, budget, lease loss, failure) is thrown and
- * classified by the actor.
+ * Drives a claimed run from planning until it has `target` rows, runs out of fresh queries, result pages
+ * to read and unclear candidates whose name is still to search, or opens no page and finds no new candidate
+ * `maxEmptyRounds` rounds running. Returns normally for a `done` run; any other end (stop, deadline, budget,
+ * lease loss, failure) is thrown and classified by the actor.
  */
 export async function driveRun(session: RunSession): Promise<void> {
   const { run, state, research } = session;
@@ -38,8 +38,11 @@ export async function driveRun(session: RunSession): Promise<void> {
     await session.enter(roundWhere(round, 'searching'));
     const proposed = round === 1 ? plan.queries : await research.queries({ plan, round, used: state.usedQueries, productiveSites: state.productiveSites() });
     const calls = roundSearches({ proposed, cursors: state.cursors(), maxPage: session.tuning.maxSearchPages });
-    if (calls.length === 0) return; // exhausted: no new query, and no query with a further page to read
-    const answers = await searchRound(session, calls);
+    // Exhausted (no new query, and no query with a further page to read) ends the run, unless candidates left
+    // unclear still wait for their name search: the round then only follows them.
+    if (calls.length === 0 && state.unclearAwaitingNameSearch().length === 0) return;
+    const openedBefore = state.openedUrls.size;
+    const answers = calls.length > 0 ? await searchRound(session, calls) : [];
     const roundHits = uniqueHits(answers.flatMap((a) => a.hits));
 
     await session.enter(roundWhere(round, 'screening'));
@@ -69,7 +72,8 @@ export async function driveRun(session: RunSession): Promise<void> {
     const pending = new Set([...byLead, ...byDomain]);
     // Only while the run is short of its target: a run about to end spends nothing on it.
     const short = state.rows().length < run.target;
-    const stillUnclear = short ? state.unclearKeys().filter((k) => !state.hasPassed(k) && !pending.has(k)) : [];
+    // Earlier rounds' unclear candidates past their round's share of name searches take their turn too.
+    const stillUnclear = short ? state.unclearAwaitingNameSearch().filter((k) => !pending.has(k)) : [];
     const corroborated = state.admit(await followNames(session, round, stillUnclear));
     if (corroborated.length > 0) await runFunnel(session, round, corroborated);
     const yieldingUrls = state.rowSourcesOf(round);
@@ -81,8 +85,9 @@ export async function driveRun(session: RunSession): Promise<void> {
     await session.emit({ type: 'progress', have: rows.length, target: run.target, round, leads: rows });
     if (rows.length >= run.target) return;
 
-    // A round that brought a new candidate or opened a page keeps the run going (within budget and deadline).
-    emptyRounds = urls.length === 0 && fresh.length === 0 ? emptyRounds + 1 : 0;
+    // A round that brought a new candidate or opened a page (a search hit's or a follow-up's) keeps the run
+    // going (within budget and deadline).
+    emptyRounds = state.openedUrls.size === openedBefore && fresh.length === 0 ? emptyRounds + 1 : 0;
     if (emptyRounds >= session.tuning.maxEmptyRounds) return;
   }
 }

@@ -259,4 +259,22 @@ describe('run state', () => {
     expect(state.where).toBe('queued');
     expect(() => state.plan).toThrow('no plan');
   });
+
+  it('keeps candidates standing unclear in line for a name search across rounds, earlier ones first, until searched, passed or ruled out', () => {
+    const state = new RunState(5);
+    state.setPlan(plan());
+    const drop = (key: string, outcome: 'no' | 'unclear') =>
+      state.recordDrop(key, { filter: { index: 2, title: 'Hiring' }, rationale: 'r', passages: [] }, { position: 1, outcome, recoveredIfLoosened: null });
+    drop('acme', 'unclear');
+    drop('beta', 'unclear');
+    drop('gamma', 'no');
+    // Round 1 searched acme's name only (its share of name searches was one).
+    expect(state.takeNameSearch('acme')).toBe(true);
+    // Round 2: delta is new and unclear; beta, left over, waits first; then beta's own page rules it out.
+    drop('delta', 'unclear');
+    expect(state.unclearAwaitingNameSearch()).toEqual(['beta', 'delta']);
+    drop('beta', 'no');
+    state.addPassed('delta', [], 2);
+    expect(state.unclearAwaitingNameSearch()).toEqual([]);
+  });
 });

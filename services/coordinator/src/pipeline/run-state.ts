@@ -254,6 +254,17 @@ export class RunState {
     this.nameSearched.add(key);
     return true;
   }
+  /**
+   * Candidates standing unclear (see standsUnclear) whose name was not searched yet, those of earlier rounds
+   * first: a round searches only so many names, and the rest wait for a later round's turn.
+   */
+  unclearAwaitingNameSearch(): string[] {
+    return [...this.lastDrops.keys()].filter((key) => this.standsUnclear(key) && !this.nameSearched.has(key));
+  }
+  /** True while the candidate is no row and its latest verdict is `unclear`: nothing ruled it out yet. */
+  standsUnclear(key: string): boolean {
+    return this.lastDrops.get(key)?.outcome === 'unclear' && !this.hasPassed(key);
+  }
   /** True once the candidate passed every filter (it is a row). */
   hasPassed(key: string): boolean {
     return this.passed.some((p) => p.key === key);
