@@ -538,7 +538,8 @@ function sameCity(a: string, b: string): boolean {
 export function resolveLocation(text: string): Place[] {
   const out: Place[] = [];
   const idx = gazetteer();
-  for (const part of text.split(/\s*[;|]\s*|\s+and\s+|\s*\/\s*/)) {
+  // Places listed one after another: "Berlin; Munich", "SF Bay Area · Palo Alto, CA", "NYC / London", "Austin and Dallas".
+  for (const part of text.split(/\s*[;|·•]\s*|\s+and\s+|\s*\/\s*/)) {
     const pieces = part.split(/\s*,\s*/).map((p) => p.trim()).filter(Boolean);
     if (pieces.length === 0 || /^remote$/i.test(pieces[0]!)) continue;
     let country: string | undefined;
@@ -591,6 +592,15 @@ export function resolveLocation(text: string): Place[] {
     const cityAt = (name: string) => idx.cities.get(norm(name)) ?? idx.cities.get(norm(name.replace(/ City$/i, '')));
     const cityName = [...rest].reverse().find((r) => cityAt(r)) ?? rest[0];
     if (cityName) {
+      // A name alone that a state has too is read as a query's "in X" is: California the state, not the town in
+      // Maryland (a capital or a city-state keeps its city; knownPlace says which).
+      if (!country && !state && rest.length === 1 && idx.states.has(norm(cityName))) {
+        const alone = knownPlace(cityName);
+        if (alone) {
+          out.push(alone);
+          continue;
+        }
+      }
       const rows = cityAt(cityName) ?? [];
       const city = likeliestCity(rows, { ...(country ? { country } : {}), ...(state ? { state: state.code } : {}) })
         ?? (country && !stateGiven ? likeliestCity(rows, { country }) : null);

@@ -89,6 +89,28 @@ describe('places written as people type them', () => {
     expect((await outcomes('companies in CA', card('Shopify', 'Ottawa, Ontario, Canada')))[1]).toBe('no');
   });
 
+  it('a city named alone is the one most people mean (GeoNames population): Boston, Massachusetts; Toronto, Ontario', async () => {
+    const card = (name: string, where: string) => bareProfile('companies.example', name, [fact('headquarters location', where)]);
+    expect((await outcomes('companies based in Europe', card('Sendwave', 'Boston')))[1]).toBe('no');
+    expect((await outcomes('startups in Massachusetts', card('Sendwave', 'Boston')))[1]).toBe('yes');
+    expect((await outcomes('startups in Canada', card('Ada', 'Toronto')))[1]).toBe('yes');
+    expect((await outcomes('startups in Australia', card('Ada', 'Toronto')))[1]).toBe('no');
+    expect((await outcomes('companies in the Bay Area', card('Zapier', 'San Jose')))[1]).toBe('yes');
+    // A town the value places itself stays that town.
+    expect((await outcomes('companies in Massachusetts', card('Fenland Foods', 'Boston, Lincolnshire, United Kingdom')))[1]).toBe('no');
+  });
+
+  it('a city named alone is read in the country the same page gives ("Durango" beside "country: United States of America")', async () => {
+    const kb = (country: string | null) => bareProfile('knowledgebase.example', 'GitPrime', [
+      fact('instance of', 'business'), fact('headquarters location', 'Durango'), ...(country ? [fact('country', country)] : []),
+    ]);
+    expect((await outcomes('startups based outside the US', kb('United States of America')))[1]).toBe('no');
+    expect((await outcomes('startups in Colorado', kb('United States of America')))[1]).toBe('yes');
+    expect((await outcomes('startups in Mexico', kb('United States of America')))[1]).toBe('no');
+    // Alone, Durango is the larger city, in Mexico.
+    expect((await outcomes('startups in Mexico', kb(null)))[1]).toBe('yes');
+  });
+
   it('two capitals that are no state code are no place ("AI", "ML")', async () => {
     expect((await plan('AI startups in SF')).filters.map((f) => f.title)).toEqual(['Is an AI startup', 'Based in San Francisco']);
     expect((await plan('ML companies')).filters.some((f) => f.title.startsWith('Based'))).toBe(false);
@@ -171,6 +193,47 @@ describe('a sector word used in a sentence is not the sector a listing states', 
     const listing2: FetchedPage = { ...listing, text: `Companies in Los Angeles\n${consumerRow.passage}\n${consumerRow.facts.map((f) => f.passage).join('\n')}`, passages: ['Companies in Los Angeles', consumerRow.passage], model: { subject: null, items: [consumerRow], siteName: 'Startup Index' } };
     const c2 = (await reasoner.extract({ plan: p, page: listing2, round: 1 }, { signal })).candidates.find((c) => c.name === 'Honeylove')!;
     expect((await reasoner.verify({ plan: p, filter: p.filters[0]!, candidate: c2, pages: [listing2] }, { signal })).verdict.outcome).toBe('yes');
+  });
+});
+
+describe('a person\'s profile is no company', () => {
+  it('a registry record whose facts are a person\'s (Employment) fails "It is a company"; a company\'s profile passes', async () => {
+    const researcher = bareProfile('researcherid.example', 'Luc Montagnier', [
+      fact('Employment', 'World Foundation for AIDS Research and Prevention: Paris, France'), fact('Keywords', 'Physiology, Medicine'), fact('Country', 'France'),
+    ]);
+    expect(await outcomes('companies based in Europe', researcher)).toEqual(['no', 'yes']);
+    // A company's profile may name people; its own facts say what it is.
+    const company = bareProfile('companies.example', 'Quist Labs', [fact('Founded', '2015'), fact('Employer of record', 'Deel'), fact('Country', 'France')]);
+    expect((await outcomes('companies based in Europe', company))[0]).toBe('yes');
+    // Researchers asked for: a person's record is what is wanted.
+    expect((await outcomes('researchers working in France', researcher))[0]).toBe('yes');
+  });
+});
+
+describe('what a page leaves open is unclear, not ruled out', () => {
+  it('a wider place than the one asked for ("SF Bay Area", "California" for San Francisco) rules nothing out; a place beside it does', async () => {
+    const card = (where: string) => bareProfile('startups.example', 'OpenInvest', [fact('Locations', where)]);
+    expect((await outcomes('startups in San Francisco', card('SF Bay Area')))[1]).toBe('unclear');
+    expect((await outcomes('startups in San Francisco', card('SF Bay Area · Palo Alto, CA')))[1]).toBe('unclear');
+    expect((await outcomes('startups in San Francisco', card('California')))[1]).toBe('unclear');
+    expect((await outcomes('startups in San Francisco', card('Palo Alto, CA')))[1]).toBe('no');
+    // A state's name alone is the state, not a town of that name (California, Maryland).
+    expect((await outcomes('startups in California', card('California')))[1]).toBe('yes');
+    expect((await outcomes('startups in Maryland', card('California')))[1]).toBe('no');
+  });
+
+  it('a person\'s profile silent on the birth leaves "born before 1940" open, as a company\'s silent on its founding does', async () => {
+    const record = bareProfile('researcherid.example', 'Elinor Ostrom', [fact('Employment', 'Indiana University: Bloomington, IN, United States'), fact('Distinctions', 'Nobel Memorial Prize in Economic Sciences (2009)')]);
+    expect((await outcomes('laureates born before 1940', record))[1]).toBe('unclear');
+    const dated = bareProfile('people.example', 'Elinor Ostrom', [fact('Born', '1933-08-07'), fact('Award', 'Nobel Memorial Prize in Economic Sciences (2009)')]);
+    expect((await outcomes('laureates born before 1940', dated))[1]).toBe('yes');
+    expect((await outcomes('laureates born after 1940', dated))[1]).toBe('no');
+  });
+
+  it('a registry\'s "Distinctions: Nobel Prize in Physics (2014)" dates the prize', async () => {
+    const record = bareProfile('researcherid.example', 'Isamu Akasaki', [fact('Keywords', 'Physics'), fact('Distinctions', 'Nobel Prize in Physics (2014)')]);
+    expect((await outcomes('physics laureates awarded after 2012', record))[1]).toBe('yes');
+    expect((await outcomes('physics laureates awarded before 2010', record))[1]).toBe('no');
   });
 });
 

@@ -431,6 +431,28 @@ function insideName(text: string, place: string, name: string): boolean {
   return text.split(name).join(' ').indexOf(place) < 0;
 }
 
+/** A label that gives only the country ("Country", "country", "HQ country", "Country/Region"). */
+const COUNTRY_LABEL = /^(?:(?:hq |headquarters )?country(?:\/region)?)$/i;
+
+/**
+ * The places a location fact names. A city (or state) named alone is read in the country another fact of the same page gives
+ * ("headquarters location: Durango" beside "country: United States of America" is Durango, Colorado, not the larger
+ * Durango in Mexico).
+ */
+function placesOfFact(e: Evidence, evidence: readonly Evidence[]): Place[] {
+  const value = e.fact!.value;
+  const read = resolveLocation(value);
+  if (/,/.test(value) || read.length !== 1 || (read[0]!.level !== 'city' && read[0]!.level !== 'state')) return read;
+  for (const d of evidence) {
+    if (d === e || !d.fact || d.page !== e.page || !COUNTRY_LABEL.test(d.fact.label.trim())) continue;
+    const country = resolveLocation(d.fact.value);
+    if (country.length !== 1 || country[0]!.level !== 'country' || country[0]!.country === read[0]!.country) continue;
+    const inCountry = resolveLocation(`${value}, ${d.fact.value}`);
+    if (inCountry.length === 1 && inCountry[0]!.level !== 'country' && inCountry[0]!.country === country[0]!.country) return inCountry;
+  }
+  return read;
+}
+
 function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'location' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   const target: Place = spec.place;
   const names = [...new Set([...spec.names, ...placeNames(target)])];
@@ -443,7 +465,7 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label) && !NOT_WHERE_BASED.test(e.fact.label));
   if (spec.outside) return verifyOutside(filter, target, candidate, locationFacts, evidence);
   for (const e of locationFacts) {
-    const resolved = resolveLocation(e.fact!.value);
+    const resolved = placesOfFact(e, evidence);
     const inside = resolved.find((p) => placeContains(target, p));
     // The name said, but of another place the gazetteer reads for certain ("Tbilisi, Georgia" for the US state):
     // no match. A value it cannot read keeps the literal name.
@@ -456,8 +478,12 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
     if (literal && (!inside || inside.name === literal || target.level !== 'city')) return pass(filter, [e], 'stated');
     if (inside) return pass(filter, [e], 'inferred', ` (inferred: ${inside.name} lies in ${target.name})`);
   }
-  // Only a location the gazetteer reads can rule it out; "Uppsala University" alone says nothing either way.
-  const placed = locationFacts.find((e) => resolveLocation(e.fact!.value).length > 0);
+  // Only a location the gazetteer reads can rule it out; "Uppsala University" alone says nothing either way, nor
+  // does a wider place that holds the one asked for ("SF Bay Area" or "California" for San Francisco).
+  const placed = locationFacts.find((e) => {
+    const read = placesOfFact(e, evidence);
+    return read.length > 0 && !read.some((p) => placeContains(p, target));
+  });
   if (placed) return fail(filter, candidate, `its location is not in ${target.name}.`, [placed]);
   // Sentences, not facts: a birthplace or an award line says nothing about where it is based, nor does any
   // sentence that says where it was born or died ("He was born on 1967-02-24 in Missoula, MT").
@@ -560,7 +586,7 @@ function verifyBirthplace(filter: FunnelFilter, target: Place, names: readonly s
 /** "Outside X": every place its location facts name resolves, and none lies in X. */
 function verifyOutside(filter: FunnelFilter, target: Place, candidate: Candidate, locationFacts: Evidence[], evidence: Evidence[] = []): Verdict {
   for (const e of locationFacts) {
-    const places = resolveLocation(e.fact!.value);
+    const places = placesOfFact(e, evidence);
     if (places.some((p) => placeContains(target, p))) return fail(filter, candidate, `it is located in ${target.name}.`, [e]);
     // A region that holds the excluded place ("North America" for outside the US) says neither.
     if (places.some((p) => placeContains(p, target))) continue;
@@ -803,7 +829,7 @@ function verifyCohort(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'c
 
 /** Labels of facts whose value is a time: a year in them is a date ("Published in: Physical Review B, 1973"). */
 // "Est." is how listings and signs abbreviate "established".
-const DATE_LABEL = /\b(?:year|date|dated|when|founded|established|launched|since|published|publication|issued|released|awarded|prize|prizes|award|awards|honou?rs?|laureate|nobel|born|died|started|opened|incorporated)\b|^est\.?$/i;
+const DATE_LABEL = /\b(?:year|date|dated|when|founded|established|launched|since|published|publication|issued|released|awarded|prize|prizes|award|awards|honou?rs?|distinctions?|recognition|laureate|nobel|born|died|started|opened|incorporated)\b|^est\.?$/i;
 const YEAR_TOKEN = /(?<![\d,.])((?:1[5-9]|20)\d{2})(?![\d,])/g;
 
 const CUED_YEAR = /\b(?:founded|established|launched|started|incorporated|published|born)(?:\s+in)?\s+((?:1[5-9]|20)\d{2})\b/gi;
@@ -912,8 +938,10 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   // Only a line on someone else's page (a listing, a roundup) was read: its own page may well date it, so the
   // lead is worth following before ruling it out.
   const passingOnly = !evidence.some((e) => e.ownPage);
-  // Every company is founded and every paper published: a page silent on when says nothing against a date.
-  const everyOneHasIt = spec.groups.length === 1 && spec.groups[0]!.some((t) => /^(?:founded|launched|launch|published|publish|established)$/i.test(t));
+  // Every company is founded, every paper published and every person born: a page silent on when says nothing
+  // against a date.
+  const everyOneHasIt = spec.groups.length === 1 && spec.groups[0]!.some((t) => /^(?:founded|launched|launch|published|publish|established)$/i.test(t)
+    || (PERSON_KINDS.has(candidate.entityType) && /^(?:born|birth)$/i.test(t)));
   // "The 1998 paper <title>", "her 2015 book <title>": the year a sentence writes before the kind of work it
   // names is when the work came out, said on whatever page.
   const workYears = spec.dateRange && PAGE_DATED_KINDS.has(candidate.entityType) && spec.groups.some((g) => g.some((t) => /^(?:publish|published)$/i.test(t)))
@@ -1012,16 +1040,27 @@ function article(word: string): string {
   return /^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`;
 }
 
+/**
+ * Facts only a person's profile states (an infobox's Born, a registry's Employment), and facts only an
+ * organisation's or a work's does: a profile with one of the first and none of the others is a person's.
+ */
+const PERSON_FACT = /^(?:born|date of birth|place of birth|birth ?place|native of|nationality|citizenship|employment|employer|doctoral advis[eo]r|alma mater|spouse|died|date of death|pronouns)$/i;
+const NOT_PERSON_FACT = /^(?:founded|founders?|year founded|incorporated(?: on)?|headquarters|hq|head office|registered office(?: address)?|industry|industries|employees|company (?:size|type|status)|team size|headcount|ownership(?: status)?|legal form|stock|ticker|batch|authors?|published|publication (?:year|date)|journal|doi|publisher)$/i;
+
 /** The typed kind of the page about the candidate (its subject's schema.org type), if one says. */
 function ownKind(candidate: Candidate, pages: readonly FetchedPage[]): string | null {
   const wanted = new Set(candidate.sourceUrls);
+  let byFacts: string | null = null;
   for (const page of pages) {
     if (wanted.size > 0 && !wanted.has(pageUrl(page)) && !wanted.has(page.url)) continue;
     const subject = page.model?.subject;
+    if (!subject || entityOf(candidate, page) !== subject) continue;
     // Only a structured-data type counts; an og:type of 'article' on a company's about page says little.
-    if (subject?.kind && (subject.source === 'jsonld' || subject.source === 'microdata' || subject.source === 'citation') && entityOf(candidate, page) === subject) return subject.kind;
+    if (subject.kind && (subject.source === 'jsonld' || subject.source === 'microdata' || subject.source === 'citation')) return subject.kind;
+    const labels = subject.facts.map((f) => f.label.trim());
+    if (labels.some((l) => PERSON_FACT.test(l)) && !labels.some((l) => NOT_PERSON_FACT.test(l))) byFacts ??= 'professional';
   }
-  return null;
+  return byFacts;
 }
 
 /**
