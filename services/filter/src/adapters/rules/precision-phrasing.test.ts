@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FetchedPage, PageEntity } from '@leadfinder/wire';
-import { bareProfile, fact, NOW, outcomes, plan, reasoner, signal } from './fact-page-testing.js';
+import { bareProfile, fact, NOW, outcomes, plan, profilePage, reasoner, signal } from './fact-page-testing.js';
 import { relaxFilter } from './relax.js';
 
 /**
@@ -60,6 +60,14 @@ describe('forms and hiring said negated, or any of two', () => {
     expect((await outcomes('B2B startups that exited', active))[1]).toBe('no');
     expect((await outcomes('B2B companies that have not been acquired', active))[1]).toBe('yes');
     expect((await outcomes('B2B companies that have not been acquired', acquired))[1]).toBe('no');
+  });
+
+  it('a listing\'s lead said of each name it lists ("companies hiring now: A, B and C") says each is hiring', async () => {
+    const site = { urlPrefix: 'https://founderletter.example/', siteName: 'Founder Letter', titleSuffix: 'Founder Letter' };
+    const listed = (line: string) => profilePage(site, 'Ginkgo Bioworks', [fact('Industry', 'Healthcare')], [line]);
+    expect(await outcomes('healthcare companies that are hiring', listed('Among the Y Combinator companies hiring now: Ginkgo Bioworks, Clipboard and Koko.'))).toEqual(['yes', 'yes']);
+    expect((await outcomes('healthcare companies that are hiring', listed('Startups that are not hiring this year: Ginkgo Bioworks and Koko.')))[1]).toBe('no');
+    expect((await outcomes('healthcare companies that are hiring', listed('We met Ginkgo Bioworks, Clipboard and Koko at the fair.')))[1]).toBe('unclear');
   });
 
   it('a form or hiring ruled out is not searched for', async () => {

@@ -749,7 +749,9 @@ function verifySize(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'siz
 // ── hiring ──────────────────────────────────────────────────────────────────────────────────────
 
 const HIRING_LABEL = /hiring|jobs|open roles|openings|careers|positions|vacancies|recruit/i;
-const HIRING_YES = /\b(?:is|are|we're|we are|now|currently|actively) (?:hiring|recruiting)\b|\bopen (?:roles|positions|jobs)\b|\bjoin (?:our|the) team\b|\bwe(?:'re| are) looking for\b/i;
+// "It is hiring", "now recruiting", and a listing's lead said of each name it lists: "companies hiring now: A, B and C",
+// "startups that are hiring".
+const HIRING_YES = /\b(?:is|are|we're|we are|now|currently|actively) (?:hiring|recruiting)\b|\b(?:hiring|recruiting) (?:now|right now|today)\b|\b(?:companies|startups|teams|firms|organi[sz]ations|nonprofits|employers)(?: that are| still)? (?:hiring|recruiting)\b|\bopen (?:roles|positions|jobs)\b|\bjoin (?:our|the) team\b|\bwe(?:'re| are) looking for\b/i;
 const HIRING_NO = /\bnot (?:currently )?(?:hiring|recruiting)\b|\bno (?:open |current )?(?:roles|positions|jobs|openings|vacancies)\b/i;
 
 function verifyHiring(filter: FunnelFilter, candidate: Candidate, evidence: Evidence[]): Verdict {
