@@ -496,6 +496,21 @@ export function cityReadings(name: string): Place[] {
   return (gazetteer().cities.get(norm(name)) ?? []).map(cityPlace);
 }
 
+/**
+ * The cities a bare name may be when it is a guess: namesakes (in `country`, when given) none of which has five times
+ * the next one's people ("Columbia": South Carolina, Missouri, Maryland…); null when one reading stands out.
+ */
+export function likeReadings(name: string, country?: string): Place[] | null {
+  const rows = (gazetteer().cities.get(norm(name)) ?? []).filter((r) => !country || r.country === country);
+  if (rows.length < 2) return null;
+  const sorted = [...rows].sort((a, b) => (b.population ?? 0) - (a.population ?? 0));
+  const [first = 0, second = 0] = sorted.map((r) => r.population ?? 0);
+  if (first > 0 && first >= DOMINANT_POPULATION * second) return null;
+  // Where GeoNames knows none of them, a capital or a city-state still stands out (likeliestCity's rules).
+  if (first === 0) return null;
+  return sorted.filter((r) => (r.population ?? 0) * DOMINANT_POPULATION > first).map(cityPlace);
+}
+
 /** The gazetteer has the city in several countries and it is no country's capital: reading it alone is a guess. */
 function guessedCity(name: string): boolean {
   return ambiguousCityName(norm(name));
@@ -830,7 +845,8 @@ export function placesNamedIn(sentence: string): { text: string; place: Place; a
         const resolved = resolveLocation(ctx ? `${bare}, ${ctx[1]}${ctx[2] ? `, ${ctx[2]}` : ''}` : bare);
         if (resolved[0]) {
           // A lone city name found in several countries (and neither a capital nor a city-state) is a guess.
-          const plain = !ctx && resolved[0].level === 'city' && ambiguousCityName(key) && !idx.states.has(key);
+          // So is one whose namesakes in its country are of like size ("Columbia": South Carolina, Missouri, Maryland).
+          const plain = !ctx && resolved[0].level === 'city' && (ambiguousCityName(key) || likeReadings(bare, resolved[0].country) !== null) && !idx.states.has(key);
           out.push({ text, place: resolved[0], ambiguous: plain });
         }
         i += n - 1;

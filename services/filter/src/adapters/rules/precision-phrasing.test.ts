@@ -119,6 +119,21 @@ describe('places written as people type them', () => {
     expect((await outcomes('startups in Mexico', kb(null)))[1]).toBe('yes');
   });
 
+  it('a bare name whose namesakes are of like size ("Columbia": South Carolina, Missouri, Maryland) places it only where all lie', async () => {
+    const kb = (where: string) => bareProfile('knowledgebase.example', 'EquipmentShare', [fact('instance of', 'business'), fact('headquarters location', where), fact('country', 'United States of America')]);
+    expect((await outcomes('East Coast companies', kb('Columbia')))[1]).toBe('unclear');
+    expect((await outcomes('companies in Missouri', kb('Columbia')))[1]).toBe('unclear');
+    expect((await outcomes('companies in the United States', kb('Columbia')))[1]).toBe('yes');
+    expect((await outcomes('companies in Texas', kb('Columbia')))[1]).toBe('no');
+    // Said in a sentence, the same.
+    const site = { urlPrefix: 'https://founderletter.example/', siteName: 'Founder Letter', titleSuffix: 'Founder Letter' };
+    const said = profilePage(site, 'EquipmentShare', [fact('Industry', 'Construction')], ['The company, headquartered in Columbia, describes itself simply: Cloud solutions for the construction industry.']);
+    expect((await outcomes('East Coast companies', said))[1]).toBe('unclear');
+    // Placed by its state, it is that city.
+    expect((await outcomes('companies in Missouri', kb('Columbia, MO')))[1]).toBe('yes');
+    expect((await outcomes('East Coast companies', kb('Columbia, MO')))[1]).toBe('no');
+  });
+
   it('two capitals that are no state code are no place ("AI", "ML")', async () => {
     expect((await plan('AI startups in SF')).filters.map((f) => f.title)).toEqual(['Is an AI startup', 'Based in San Francisco']);
     expect((await plan('ML companies')).filters.some((f) => f.title.startsWith('Based'))).toBe(false);

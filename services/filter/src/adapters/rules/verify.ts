@@ -1,7 +1,7 @@
 import type { Candidate, DateRange, FetchedPage, FunnelFilter, PageEntity, PageFact, QuotedPassage, ResearchPlan, Verdict } from '@leadfinder/wire';
 import { readBatch, type OrgForm } from '../../domain/constraints.js';
 import { statedDates, withinRange } from '../../domain/dates.js';
-import { cityReadings, placeContains, placeNames, placesNamedIn, resolveLocation, type Place } from '../../domain/places.js';
+import { cityReadings, likeReadings, placeContains, placeNames, placesNamedIn, resolveLocation, type Place } from '../../domain/places.js';
 import { PAGE_DATED_KINDS, specOf, type FilterSpec } from '../../domain/spec.js';
 import { foreignCompounds, isKnownTerm, namesSector, narrowerTerms } from '../../domain/synonyms.js';
 import { lightStem, lightStems, matchesGroup, normaliseKey, pageSentences, sameWordFamily, stem, stems } from '../../domain/text.js';
@@ -453,6 +453,16 @@ function placesOfFact(e: Evidence, evidence: readonly Evidence[]): Place[] {
   return read;
 }
 
+/** The country another fact of the same page gives ("country: United States of America"), as an ISO code. */
+function pageCountryOf(e: Evidence, evidence: readonly Evidence[]): string | undefined {
+  for (const d of evidence) {
+    if (d === e || !d.fact || d.page !== e.page || !COUNTRY_LABEL.test(d.fact.label.trim())) continue;
+    const country = resolveLocation(d.fact.value);
+    if (country.length === 1 && country[0]!.level === 'country') return country[0]!.country;
+  }
+  return undefined;
+}
+
 function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'location' }>, candidate: Candidate, evidence: Evidence[]): Verdict {
   const target: Place = spec.place;
   const names = [...new Set([...spec.names, ...placeNames(target)])];
@@ -464,7 +474,18 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   }
   const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label) && !NOT_WHERE_BASED.test(e.fact.label));
   if (spec.outside) return verifyOutside(filter, target, candidate, locationFacts, evidence);
+  // A bare name whose namesakes are of like size ("Columbia") places it only where all of them lie.
+  const guessed = new Set<Evidence>();
   for (const e of locationFacts) {
+    const read = placesOfFact(e, evidence);
+    const readings = !/,/.test(e.fact!.value) && read.length === 1 && read[0]!.level === 'city' ? likeReadings(e.fact!.value.trim(), pageCountryOf(e, evidence)) : null;
+    if (!readings || target.level === 'city') continue;
+    const inside = readings.filter((p) => placeContains(target, p));
+    if (inside.length === readings.length) return pass(filter, [e], 'inferred', ` (inferred: every ${readings[0]!.name} lies in ${target.name})`);
+    if (inside.length > 0) guessed.add(e);
+  }
+  for (const e of locationFacts) {
+    if (guessed.has(e)) continue;
     const resolved = placesOfFact(e, evidence);
     const inside = resolved.find((p) => placeContains(target, p));
     // The name said, but of another place the gazetteer reads for certain ("Tbilisi, Georgia" for the US state):
@@ -481,8 +502,10 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   // Only a location the gazetteer reads can rule it out; "Uppsala University" alone says nothing either way, nor
   // does a wider place that holds the one asked for ("SF Bay Area" or "California" for San Francisco).
   const placed = locationFacts.find((e) => {
+    if (guessed.has(e)) return false;
     const read = placesOfFact(e, evidence);
-    return read.length > 0 && !read.some((p) => placeContains(p, target));
+    // (A country holds the regions drawn inside it: the East Coast lies in the United States.)
+    return read.length > 0 && !read.some((p) => placeContains(p, target) || (p.level === 'country' && p.country !== undefined && p.country === target.country));
   });
   if (placed) return fail(filter, candidate, `its location is not in ${target.name}.`, [placed]);
   // Sentences, not facts: a birthplace or an award line says nothing about where it is based, nor does any
