@@ -443,14 +443,11 @@ function placesOfFact(e: Evidence, evidence: readonly Evidence[]): Place[] {
   const value = e.fact!.value;
   const read = resolveLocation(value);
   if (/,/.test(value) || read.length !== 1 || (read[0]!.level !== 'city' && read[0]!.level !== 'state')) return read;
-  for (const d of evidence) {
-    if (d === e || !d.fact || d.page !== e.page || !COUNTRY_LABEL.test(d.fact.label.trim())) continue;
-    const country = resolveLocation(d.fact.value);
-    if (country.length !== 1 || country[0]!.level !== 'country' || country[0]!.country === read[0]!.country) continue;
-    const inCountry = resolveLocation(`${value}, ${d.fact.value}`);
-    if (inCountry.length === 1 && inCountry[0]!.level !== 'country' && inCountry[0]!.country === country[0]!.country) return inCountry;
-  }
-  return read;
+  const country = pageCountryOf(e, evidence);
+  if (!country || country === read[0]!.country) return read;
+  // The country as its ISO code, which resolveLocation reads as the last piece ("Durango, US").
+  const inCountry = resolveLocation(`${value}, ${country}`);
+  return inCountry.length === 1 && inCountry[0]!.level !== 'country' && inCountry[0]!.country === country ? inCountry : read;
 }
 
 /** The country another fact of the same page gives ("country: United States of America"), as an ISO code. */
