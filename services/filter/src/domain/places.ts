@@ -496,41 +496,38 @@ export function cityReadings(name: string): Place[] {
   return (gazetteer().cities.get(norm(name)) ?? []).map(cityPlace);
 }
 
-/**
- * The cities a bare name may be when it is a guess: namesakes (in `country`, when given) none of which has five times
- * the next one's people ("Columbia": South Carolina, Missouri, Maryland…); null when one reading stands out.
- */
-export function likeReadings(name: string, country?: string): Place[] | null {
-  const rows = (gazetteer().cities.get(norm(name)) ?? []).filter((r) => !country || r.country === country);
-  if (rows.length < 2) return null;
-  const sorted = [...rows].sort((a, b) => (b.population ?? 0) - (a.population ?? 0));
-  const [first = 0, second = 0] = sorted.map((r) => r.population ?? 0);
-  if (first > 0 && first >= DOMINANT_POPULATION * second) return null;
-  // Where GeoNames knows none of them, a capital or a city-state still stands out (likeliestCity's rules).
-  if (first === 0) return null;
-  return sorted.filter((r) => (r.population ?? 0) * DOMINANT_POPULATION > first).map(cityPlace);
-}
-
-/** The gazetteer has the city in several countries and it is no country's capital: reading it alone is a guess. */
-function guessedCity(name: string): boolean {
-  return ambiguousCityName(norm(name));
-}
-
 /** How many times more people the likeliest namesake must have than the next for a name alone to mean it. */
 const DOMINANT_POPULATION = 5;
 
-/**
- * A city name that alone does not say which city: several countries have one and none is much the largest
- * (Cambridge, England and Cambridge, Massachusetts; not Boston, Massachusetts beside the town in Lincolnshire),
- * or, where GeoNames knows none of them, none is a capital.
- */
-function ambiguousCityName(key: string): boolean {
-  const idx = gazetteer();
-  const rows = idx.cities.get(key) ?? [];
-  if (new Set(rows.map((r) => r.country)).size <= 1) return false;
+/** Whether one of the namesakes has DOMINANT_POPULATION times the next one's people; null where GeoNames knows none of them. */
+function oneStandsOut(rows: readonly CityRow[]): boolean | null {
   const [first = 0, second = 0] = rows.map((r) => r.population ?? 0).sort((a, b) => b - a);
-  if (first === 0) return !idx.capitals.has(key);
-  return first < DOMINANT_POPULATION * second;
+  return first === 0 ? null : first >= DOMINANT_POPULATION * second;
+}
+
+/**
+ * The cities a bare name may be when it is a guess: namesakes (in `country`, when given) none of which has five times
+ * the next one's people ("Columbia": South Carolina, Missouri, Maryland…); null when one reading stands out (where
+ * GeoNames knows none of them, a capital or a city-state still stands out by likeliestCity's rules).
+ */
+export function likeReadings(name: string, country?: string): Place[] | null {
+  const rows = (gazetteer().cities.get(norm(name)) ?? []).filter((r) => !country || r.country === country);
+  if (rows.length < 2 || oneStandsOut(rows) !== false) return null;
+  const first = Math.max(...rows.map((r) => r.population ?? 0));
+  return [...rows].sort((a, b) => (b.population ?? 0) - (a.population ?? 0))
+    .filter((r) => (r.population ?? 0) * DOMINANT_POPULATION > first).map(cityPlace);
+}
+
+/**
+ * A city name that alone does not say which city (reading it alone is a guess): several countries have one and none
+ * is much the largest (Cambridge, England and Cambridge, Massachusetts; not Boston, Massachusetts beside the town in
+ * Lincolnshire), or, where GeoNames knows none of them, none is a capital.
+ */
+function guessedCity(name: string): boolean {
+  const key = norm(name);
+  const rows = gazetteer().cities.get(key) ?? [];
+  if (new Set(rows.map((r) => r.country)).size <= 1) return false;
+  return !(oneStandsOut(rows) ?? gazetteer().capitals.has(key));
 }
 
 /** The city is the reading a name alone gets (the likeliest of its namesakes), not one a query placed by its state. */
@@ -846,7 +843,7 @@ export function placesNamedIn(sentence: string): { text: string; place: Place; a
         if (resolved[0]) {
           // A lone city name found in several countries (and neither a capital nor a city-state) is a guess.
           // So is one whose namesakes in its country are of like size ("Columbia": South Carolina, Missouri, Maryland).
-          const plain = !ctx && resolved[0].level === 'city' && (ambiguousCityName(key) || likeReadings(bare, resolved[0].country) !== null) && !idx.states.has(key);
+          const plain = !ctx && resolved[0].level === 'city' && (guessedCity(bare) || likeReadings(bare, resolved[0].country) !== null) && !idx.states.has(key);
           out.push({ text, place: resolved[0], ambiguous: plain });
         }
         i += n - 1;
