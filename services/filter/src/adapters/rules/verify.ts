@@ -471,10 +471,12 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   }
   const locationFacts = evidence.filter((e) => e.fact && LOCATION_LABEL.test(e.fact.label) && !NOT_WHERE_BASED.test(e.fact.label));
   if (spec.outside) return verifyOutside(filter, target, candidate, locationFacts, evidence);
+  // Each location fact read once, for the three passes below.
+  const readOf = new Map(locationFacts.map((e) => [e, placesOfFact(e, evidence)]));
   // A bare name whose namesakes are of like size ("Columbia") places it only where all of them lie.
   const guessed = new Set<Evidence>();
   for (const e of locationFacts) {
-    const read = placesOfFact(e, evidence);
+    const read = readOf.get(e)!;
     const readings = !/,/.test(e.fact!.value) && read.length === 1 && read[0]!.level === 'city' ? likeReadings(e.fact!.value.trim(), pageCountryOf(e, evidence)) : null;
     if (!readings || target.level === 'city') continue;
     const inside = readings.filter((p) => placeContains(target, p));
@@ -483,7 +485,7 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   }
   for (const e of locationFacts) {
     if (guessed.has(e)) continue;
-    const resolved = placesOfFact(e, evidence);
+    const resolved = readOf.get(e)!;
     const inside = resolved.find((p) => placeContains(target, p));
     // The name said, but of another place the gazetteer reads for certain ("Tbilisi, Georgia" for the US state):
     // no match. A value it cannot read keeps the literal name.
@@ -500,7 +502,7 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
   // does a wider place that holds the one asked for ("SF Bay Area" or "California" for San Francisco).
   const placed = locationFacts.find((e) => {
     if (guessed.has(e)) return false;
-    const read = placesOfFact(e, evidence);
+    const read = readOf.get(e)!;
     // (A country holds the regions drawn inside it: the East Coast lies in the United States.)
     return read.length > 0 && !read.some((p) => placeContains(p, target) || (p.level === 'country' && p.country !== undefined && p.country === target.country));
   });
