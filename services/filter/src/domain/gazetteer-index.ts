@@ -65,6 +65,15 @@ function dataVersion(): string {
   return `${version(DATA_PACKAGE)}+${POPULATION_PACKAGE}@${version(POPULATION_PACKAGE)}`;
 }
 
+/** Great-circle distance in kilometres (haversine). */
+export function distanceKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLng = (b.lng - a.lng) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
 interface GeoNamesCity { name: string; country: string; population: number; loc: { coordinates: [number, number] } }
 
 /** How far apart the two lists may put one place (their coordinates come from different surveys). */
@@ -92,11 +101,8 @@ function populationLookup(): (city: { countryCode: string; latitude?: string | n
     let best = 0;
     let bestKm = SAME_PLACE_KM;
     for (const c of named) {
-      const [lon2, lat2] = c.loc.coordinates;
-      // Equirectangular distance: exact enough at tens of kilometres.
-      const x = ((lon2 - lng) * Math.PI / 180) * Math.cos(((lat + lat2) / 2) * Math.PI / 180);
-      const y = (lat2 - lat) * Math.PI / 180;
-      const km = Math.hypot(x, y) * 6371;
+      const [lonThere, latThere] = c.loc.coordinates;
+      const km = distanceKm({ lat, lng }, { lat: latThere, lng: lonThere });
       if (km <= bestKm) {
         bestKm = km;
         best = c.population;

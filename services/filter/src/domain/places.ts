@@ -1,7 +1,7 @@
 import nlp from 'compromise';
 import { continents, countries } from 'countries-list';
 import worldCountries from 'world-countries';
-import { loadGazetteerIndex, placeKey, type CityRow, type GazetteerIndex } from './gazetteer-index.js';
+import { distanceKm, loadGazetteerIndex, placeKey, type CityRow, type GazetteerIndex } from './gazetteer-index.js';
 
 /**
  * Places and their containment (San Francisco ⊂ California ⊂ United States ⊂ North America; Berlin ⊂
@@ -206,14 +206,6 @@ function coordinatesOf(place: { name: string; country?: string; state?: string }
   const row = rows.find((r) => r.lat !== undefined && r.country === place.country && (!place.state || r.state === place.state))
     ?? rows.find((r) => r.lat !== undefined && r.country === place.country);
   return row && row.lat !== undefined && row.lng !== undefined ? { lat: row.lat, lng: row.lng } : null;
-}
-
-function distanceKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLng = (b.lng - a.lng) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
 /** True when the place is a metropolitan area ("Bay Area", "Greater London"), not a city of its own. */
