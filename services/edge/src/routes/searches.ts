@@ -11,7 +11,7 @@ import { SEARCH_BODY_LIMIT_BYTES, acceptEmptyBodyOfAnyType, parseOrThrow } from 
 import { acceptSearch } from '../runs/accept-search.js';
 import { assertSearchWebhook } from '../webhooks/index.js';
 import { REPLAYED_HEADER, acceptIdempotently, readIdempotencyKey, requestFingerprint } from '../runs/idempotency.js';
-import { findOwnRun, hasEnded, toRunListItem, toRunRecord } from '../runs/run-view.js';
+import { findOwnRun, hasEnded, shownStatus, toRunListItem, toRunRecord } from '../runs/run-view.js';
 
 /** The list limit is fixed by the spec (§4.2): no paging, no parameter. */
 const LIST_LIMIT = 50;
@@ -79,9 +79,8 @@ export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
         if (!run) throw notFound(UNKNOWN_SEARCH);
         // The status reported is the one read when the flag went up (spec §3 rule 1), as GET shows it; an
         // ended run is left alone and answered with its terminal status (rule 2).
-        const { status } = toRunListItem(run);
         if (!hasEnded(run)) await deps.stops.raise(run.id);
-        const answer: StopAccepted = { id: run.id, status, stopRequested: true };
+        const answer: StopAccepted = { id: run.id, status: shownStatus(run), stopRequested: true };
         return reply.code(202).send(answer);
       });
     });

@@ -12,6 +12,11 @@ export function hasEnded(run: RunDoc): boolean {
   return isTerminal(run.status) && run.settled;
 }
 
+/** The status callers see: the terminal one once the run has ended (see hasEnded), else `running`. */
+export function shownStatus(run: RunDoc): RunListItem['status'] {
+  return hasEnded(run) ? run.status : 'running';
+}
+
 /** The public run record (spec §2.1): the stored document minus money internals, lease and trace. */
 export function toRunRecord(run: RunDoc): RunRecord {
   return { ...toRunListItem(run), result: hasEnded(run) ? run.result : null };
@@ -22,7 +27,7 @@ export function toRunListItem(run: RunDoc): RunListItem {
   const ended = hasEnded(run);
   return {
     id: run.id,
-    status: ended ? run.status : 'running',
+    status: shownStatus(run),
     query: run.query,
     where: run.where,
     usdDisplay: usdDisplayOf(run),
