@@ -637,17 +637,19 @@ function verifyOutside(filter: FunnelFilter, target: Place, candidate: Candidate
 
 // ── organisation form ───────────────────────────────────────────────────────────────────────────
 
-const STATUS_LABEL = /status|stage|\btype\b|legal|\bform\b|exit|nonprofit|structure|tags?|categor|ownership/i;
+// "instance of" is how a knowledge base states what kind of organisation it is ("instance of: subsidiary").
+const STATUS_LABEL = /status|stage|\btype\b|legal|\bform\b|exit|nonprofit|structure|tags?|categor|ownership|instance of/i;
 const FORM_VALUE: Record<OrgForm, RegExp> = {
   nonprofit: /\bnon-?profit|not[- ]for[- ]profit|501\s?\(c\)|\bcharit|\bngo\b/i,
   public: /^public\b|publicly|\bipo\b|\blisted\b|nasdaq|nyse/i,
   // "M&A" is how business databases print an exit by acquisition (a funding or exit status).
   acquired: /\bacquired\b|\bacquisition\b|\bsubsidiary\b|\bM&A\b|\bmerged\b/i,
-  inactive: /\binactive\b|defunct|shut ?down|\bclosed\b|\bdead\b|dissolved/i,
+  // "Out of Business": a private-markets database's ownership status of a company that closed.
+  inactive: /\binactive\b|defunct|shut ?down|\bclosed\b|\bdead\b|dissolved|out of business/i,
   active: /^(active|operating)\b/i,
 };
 /** Status values that answer "which form" and so can rule one out. */
-const ANY_STATUS = /^(active|acquired|public|inactive|operating|defunct|closed|private|ipo)\b/i;
+const ANY_STATUS = /^(active|acquired|public|inactive|operating|defunct|closed|private|ipo|out of business)\b/i;
 const FORM_SENTENCE: Record<OrgForm, RegExp | null> = {
   nonprofit: /\b(?:non-?profit|not-for-profit|501\(c\)\(3\)|charitable organi[sz]ation|registered charity)\b/i,
   // "Its shares trade on a public stock exchange", "now a public company": said in plain words too.
@@ -681,6 +683,21 @@ const EXITED: readonly OrgForm[] = ['acquired', 'public', 'inactive'];
 const OPERATING_LABEL = /operat|activity/i;
 /** A legal form that rules a nonprofit out ("Company type: For Profit", "Legal form: For-profit company"). */
 const FOR_PROFIT = /^for[- ]?profit\b/i;
+/**
+ * Forms of an organisation that has owners, which a nonprofit has not: a company with share capital as registers
+ * print it ("Private limited company", "Public limited company", "limited by shares"), an ownership status
+ * ("Privately Held (backing)", "Publicly Held"), a knowledge base's kind of thing ("business", "public company").
+ * A company limited by guarantee is the form charities take, and says nothing either way.
+ */
+/** Labels that state an organisation's form (not its tags or categories: "Category: Business" is a topic). */
+const FORM_OF_LABEL = /status|\btype\b|legal|\bform\b|structure|ownership|instance of/i;
+const OWNED_FORM = /^(?:(?:private|public) limited company|(?:private |public )?company limited by shares|plc|(?:privately|publicly) held|(?:public |startup |start-up )?company|business|enterprise|corporation|subsidiary)\b/i;
+/**
+ * An ownership status of a going concern ("Ownership Status: Privately Held (backing)"): private-markets databases
+ * print "Out of Business", "Acquired/Merged" or "Publicly Held" in the same field when it no longer runs on its own.
+ */
+const OWNERSHIP_LABEL = /ownership/i;
+const HELD_PRIVATELY = /^privately held\b/i;
 
 function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, evidence: Evidence[]): Verdict {
   const speaksTo = (e: Evidence) => !OPERATING_LABEL.test(e.fact!.label) || form === 'inactive' || form === 'active';
@@ -693,6 +710,8 @@ function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, e
   if (exit) return fail(filter, candidate, `its page states an exit (“${exit.fact!.value}”).`, [exit]);
   const matching = facts.find((e) => FORM_VALUE[form].test(e.fact!.value) && (STATUS_LABEL.test(e.fact!.label) || form === 'nonprofit'));
   if (matching) return pass(filter, [matching], 'stated');
+  const held = form === 'active' ? facts.find((e) => OWNERSHIP_LABEL.test(e.fact!.label) && HELD_PRIVATELY.test(e.fact!.value.trim())) : undefined;
+  if (held) return pass(filter, [held], 'inferred', ' (inferred: an ownership status of privately held is that of a company still running on its own)');
   // A yes/no field named for the form ("Nonprofit: true", "Public: Yes", "Acquired: No").
   const flag = facts.find((e) => FORM_VALUE[form].test(e.fact!.label) && /^(?:yes|no|true|false|✓|✔|✗)$/i.test(e.fact!.value.trim()));
   if (flag) {
@@ -711,13 +730,16 @@ function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, e
       if (m && (form === 'nonprofit' || saysOfCandidate(e.text, candidate.name, m.index))) return pass(filter, [e], 'stated');
     }
   }
-  const status = facts.find((e) => /status|stage/i.test(e.fact!.label) && ANY_STATUS.test(e.fact!.value));
+  // "Status: Private" says who owns it, not whether it still runs.
+  const status = facts.find((e) => /status|stage/i.test(e.fact!.label) && ANY_STATUS.test(e.fact!.value) && !(form === 'active' && /^private\b/i.test(e.fact!.value.trim())));
   if (status && form !== 'nonprofit') return fail(filter, candidate, `its status is “${status.fact!.value}”.`, [status]);
   const forProfit = form === 'nonprofit' ? facts.find((e) => STATUS_LABEL.test(e.fact!.label) && FOR_PROFIT.test(e.fact!.value.trim())) : undefined;
   if (forProfit) return fail(filter, candidate, `its legal form is “${forProfit.fact!.value}”.`, [forProfit]);
   // Listed on an exchange or bought by another company: an organisation with shareholders, not a nonprofit.
   const owned = form === 'nonprofit' ? facts.find((e) => /status|stage|exit/i.test(e.fact!.label) && (FORM_VALUE.public.test(e.fact!.value.trim()) || FORM_VALUE.acquired.test(e.fact!.value))) : undefined;
   if (owned) return { ...fail(filter, candidate, `its status is “${owned.fact!.value}”, which a nonprofit's is not.`, [owned]), verification: 'inferred' };
+  const shares = form === 'nonprofit' ? facts.find((e) => FORM_OF_LABEL.test(e.fact!.label) && OWNED_FORM.test(e.fact!.value.trim())) : undefined;
+  if (shares) return { ...fail(filter, candidate, `its form is “${shares.fact!.value}”, an organisation with owners, which a nonprofit is not.`, [shares]), verification: 'inferred' };
   return unclear(filter, candidate, 'no passage states its status.');
 }
 
@@ -776,6 +798,34 @@ const HIRING_LABEL = /hiring|jobs|open roles|openings|careers|positions|vacancie
 const HIRING_YES = /\b(?:is|are|we're|we are|now|currently|actively) (?:hiring|recruiting)\b|\b(?:hiring|recruiting) (?:now|right now|today)\b|\b(?:companies|startups|teams|firms|organi[sz]ations|nonprofits|employers)(?: that are| still)? (?:hiring|recruiting)\b|\bopen (?:roles|positions|jobs)\b|\bjoin (?:our|the) team\b|\bwe(?:'re| are) looking for\b/i;
 const HIRING_NO = /\bnot (?:currently )?(?:hiring|recruiting)\b|\bno (?:open |current )?(?:roles|positions|jobs|openings|vacancies)\b/i;
 
+/**
+ * The lead an article or listing says of every entry it lists: its headline ("4 names to know among Y Combinator
+ * companies hiring now") and the sentence that announces its series, up to the first name ("Among the companies
+ * hiring now: A, B and C"). Read only for an entry of its list or series (not a name its prose or a widget mentions)
+ * on a page about no one entity. A sentence about several names is otherwise read in each name's part alone, which
+ * cuts the lead off.
+ */
+function listingLeads(candidate: Candidate, evidence: readonly Evidence[]): { lead: string; e: Evidence }[] {
+  const out: { lead: string; e: Evidence }[] = [];
+  for (const page of new Set(evidence.map((e) => e.page))) {
+    const model = page.model;
+    const entry = entityOf(candidate, page);
+    if (!model || model.subject || !entry || !LISTED_SOURCES.has(entry.source)) continue;
+    const url = pageUrl(page);
+    const headline = page.passages.find((p) => p.length >= 8 && (page.title.startsWith(p) || p.startsWith(page.title)));
+    if (headline) out.push({ lead: headline, e: { text: headline, url, page, named: false } });
+    const names = model.items.filter((i) => LISTED_SOURCES.has(i.source)).map((i) => i.name);
+    for (const text of page.passages) {
+      if (!text.includes(candidate.name)) continue;
+      const first = Math.min(...names.map((n) => text.indexOf(n)).filter((i) => i >= 0));
+      // A series names at least two of the entries, after its lead.
+      if (names.filter((n) => text.includes(n)).length < 2 || first <= 0) continue;
+      out.push({ lead: text.slice(0, first), e: { text, url, page, named: false } });
+    }
+  }
+  return out;
+}
+
 function verifyHiring(filter: FunnelFilter, candidate: Candidate, evidence: Evidence[]): Verdict {
   for (const e of evidence) {
     if (!e.fact || !HIRING_LABEL.test(e.fact.label)) continue;
@@ -788,6 +838,10 @@ function verifyHiring(filter: FunnelFilter, candidate: Candidate, evidence: Evid
     if (!e.named || e.fact) continue;
     if (HIRING_NO.test(e.text)) return fail(filter, candidate, 'the page says it is not hiring.', [e]);
     if (HIRING_YES.test(e.text)) return pass(filter, [e], 'stated');
+  }
+  for (const { lead, e } of listingLeads(candidate, evidence)) {
+    if (HIRING_NO.test(lead)) return { ...fail(filter, candidate, 'it is listed under a lead that says its entries are not hiring.', [e]), verification: 'inferred' };
+    if (HIRING_YES.test(lead)) return pass(filter, [e], 'inferred', ' (inferred: it is listed under that lead)');
   }
   return unclear(filter, candidate, 'no passage says whether it is hiring.');
 }
