@@ -320,7 +320,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     .replace(/\b(?:whose|with)\s+titles?\s+(?:mentions?|contains?|includes?|says?)\s+(?:the\s+(?:words?|terms?)\s+)?(.+?)(?=\s+(?:that|which|and|published)\b|$)/i, 'on $1');
   // "papers published in the 1960s on superconductivity": what it is about, said after the publication, is its topic.
   text = text.replace(/\b(published|released|appeared)\s+(?:on|about|regarding|concerning)\s+(.+)$/i, 'on $2 $1');
-  const kindCue = detectEntityType(text);
+  const kindCue = kindOf(text, period?.range ?? null, now);
   // "female Nobel prize winners in science", "scientists in the sciences": for a researcher "science" is
   // the kind itself, no field to check.
   if (kindCue.type === 'researcher') text = text.replace(/\s+in\s+(?:the\s+)?(?:natural\s+)?sciences?\b/i, '').trim();
@@ -367,6 +367,20 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     excluded,
     notes: reading.unclear.map(unclearPeriodMessage),
   };
+}
+
+/**
+ * The kind a query asks for. "Articles" with no word of a kind beside them ("pre-1960 articles", "articles from the
+ * 1950s") name no company, which is only the fallback when nothing names a kind: news is asked for as news ("news
+ * articles") or by its recency ("articles from last week"), so articles of any other time are papers.
+ */
+function kindOf(text: string, range: DateRange | null, now: Date): { type: EntityType; noun: string | null } {
+  const cue = detectEntityType(text);
+  const bare = /\b(articles?)\b/i.exec(text);
+  if (cue.type !== 'company' || cue.noun !== null || !bare) return cue;
+  const yearAgo = new Date(now.getTime() - 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+  const recent = range !== null && range.from !== OPEN_START && range.from >= yearAgo;
+  return { type: recent ? 'news' : 'paper', noun: bare[1]!.toLowerCase() };
 }
 
 /** "the United States", "the Netherlands": country names said with the article. */
@@ -619,6 +633,18 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   if (core) typed.splice(1, 0, ...typedPhrasings(specs, typeTitle, core, noun).slice(0, 2));
   if (specs.some((s) => s.kind === 'form' || s.kind === 'cohort' || s.kind === 'size' || s.kind === 'hiring' || s.kind === 'remote')) pool.unshift(...typed);
   else pool.push(...typed);
+  // "orgs started in 2021", "post-2018 startups": a dated founding is searched as pages and list titles print it
+  // ("companies founded in 2021", "2021 startups"); "org founded" alone finds no year. With nothing else to search
+  // for they lead; beside a topic or a place, the first phrasing comes after the first two phrasings of those and
+  // the rest last, and a window open on one side is searched by its bound's year alone, so the topic's own
+  // phrasings are not pushed back by a dozen years.
+  const onlyKind = place === '' && typeTitle.replace(TITLE_KIND_NOUN, '').trim() === '';
+  const founding = foundingPhrasings(specs, typeTitle, place, !onlyKind);
+  if (onlyKind) pool.unshift(...founding.flat());
+  else {
+    pool.splice(2, 0, ...(founding[0] ?? []));
+    pool.push(...founding.slice(1).flat());
+  }
   // A phrasing of kind and page-type words alone ("top companies", "organization news") finds pages about
   // anything; it is kept only when the query has nothing else to search for.
   // An empty phrasing says nothing either (it used to count as specific and leave a size-only query none).
@@ -631,6 +657,49 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   const chosen = specific.length >= 4 ? specific : [...specific, ...pool.filter((q) => q.length > 0 && !specific.includes(q))];
   const steered = steerByPageTypes(chosen, plan.sites.pageTypes);
   return [...new Set(steered.filter((q) => q.length > 0))];
+}
+
+/** A kind noun at the end of a type title ("fintech startup", "org"), which the founding phrasings say in their own words. */
+const TITLE_KIND_NOUN = /\s*\b(?:startup|start-up|company|org|organi[sz]ation|business|firm|venture|outfit|team|scaleup)$/i;
+
+/**
+ * Searches for a company founded or launched in a window, as registers, profiles and list titles print it:
+ * "companies founded in 2021", "2021 startups", "startups launched in 2021", one year at a time (every year of
+ * the window, the nearest the bound first when it is open; with `boundOnly`, an open window's bound year alone):
+ * one list per phrasing, in the order worth trying.
+ */
+function foundingPhrasings(specs: readonly FilterSpec[], typeTitle: string, place: string, boundOnly: boolean): string[][] {
+  const event = specs.find((s) => s.kind === 'event');
+  const type = specs.find((s) => s.kind === 'type');
+  if (event?.kind !== 'event' || !event.dateRange || type?.kind !== 'type' || !FOUNDED_KINDS.has(type.entityType)) return [];
+  const terms = event.groups.flat();
+  const verb = terms.includes('founded') ? 'founded' : terms.includes('launched') ? 'launched' : null;
+  if (!verb) return [];
+  const open = event.dateRange.to === null || event.dateRange.from === OPEN_START;
+  const years = foundingYears(event.dateRange, event.asOf).slice(0, boundOnly && open ? 1 : undefined);
+  // A startup is called one on its pages; any other word people use for a company ("orgs", "outfits") is not.
+  const kind = /\bstart-?ups?$/i.test(typeTitle) ? 'startups' : 'companies';
+  const topic = typeTitle.replace(TITLE_KIND_NOUN, '').trim();
+  const other = verb === 'founded' ? 'launched' : 'founded';
+  const phrase = (...parts: string[]) => parts.filter(Boolean).join(' ');
+  return [
+    years.map((y) => phrase(topic, kind, verb, 'in', y, place)),
+    years.map((y) => phrase(y, topic, kind, place)),
+    years.map((y) => phrase(topic, kind, other, 'in', y, place)),
+  ];
+}
+
+/**
+ * The years a founding window is searched by: every year of a closed window of up to twelve years; for a window
+ * open on one side, the twelve years nearest its bound (after it: up to the plan's day when the spec has one).
+ */
+function foundingYears(range: Pick<DateRange, 'from' | 'to'>, asOf: string | undefined): string[] {
+  const from = Number(range.from.slice(0, 4));
+  const to = range.to ? Number(range.to.slice(0, 4)) : null;
+  if (range.from === OPEN_START) return to === null ? [] : Array.from({ length: 12 }, (_, i) => String(to - i));
+  const last = Math.min(to ?? (asOf ? Number(asOf.slice(0, 4)) : from + 11), from + 11);
+  if (to !== null && to - from > 11) return [];
+  return Array.from({ length: Math.max(last - from + 1, 0) }, (_, i) => String(from + i));
 }
 
 /** Kinds dated by their own publication, whose pages print the year. */
