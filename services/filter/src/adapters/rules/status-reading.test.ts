@@ -110,3 +110,38 @@ describe('for-profit read from the form a register or database prints', () => {
     expect(await forProfit(card('dealbase.example', 'Koko', [['Status', 'Private']]))).toBe('unclear');
   });
 });
+
+describe('still operating, read from what a page says it does now', () => {
+  const network = (name: string, facts: [string, string][], prose: string[] = []) => {
+    const page = bareProfile('startupnetwork.example', name, [fact('Founded', '2012'), ...facts.map(([l, v]) => fact(l, v))]);
+    page.passages.push(...prose);
+    page.text += `\n${prose.join('\n')}`;
+    return page;
+  };
+  const active = async (page: FetchedPage) => (await outcomes('companies that are still operating', page)).at(-1);
+
+  it('a company that is hiring is still operating, unless its page states an exit', async () => {
+    expect(await active(network('Zapier', [['Jobs', 'Hiring now']]))).toBe('yes');
+    expect(await active(network('Notable Labs', [['Jobs', 'Actively hiring'], ['Status', 'Public']]))).toBe('no');
+    expect(await active(network('Wave', [['Jobs', 'Not currently hiring']]))).toBe('unclear');
+  });
+
+  it('an exit said in a sentence about it ("It was acquired last year.") rules "still operating" out', async () => {
+    expect(await active(network('Cruise', [['Jobs', 'Hiring now']], ['Cruise builds self-driving cars. It was acquired last year.']))).toBe('no');
+    expect(await active(network('Omgpop', [], ['Omgpop made party games. It has since shut down.']))).toBe('no');
+  });
+});
+
+describe('the sector a headline gives the entries it lists', () => {
+  const zapier = 'Zapier (YC S12) describes itself simply: the easiest way to automate your work. It is hiring.';
+  const sectorOf = async (title: string) => {
+    const p = await plan('edtech startups');
+    return (await verdicts(p, articlePage(title, [`We kept hearing the same names: Zapier and Gusto.`, zapier], [series('Zapier', zapier), series('Gusto', 'Gusto runs payroll.')]))).Zapier?.[0];
+  };
+
+  it('is read from its nouns: "What we learned talking to B2B companies" is no e-learning headline, nor is "machine learning"', async () => {
+    expect(await sectorOf('The shortlist: edtech companies backed by Y Combinator')).toBe('yes');
+    expect(await sectorOf('What we learned talking to B2B: Y Combinator companies')).not.toBe('yes');
+    expect(await sectorOf('The shortlist: machine learning Y Combinator companies')).not.toBe('yes');
+  });
+});

@@ -355,7 +355,11 @@ function listedUnder(candidate: Candidate, evidence: readonly Evidence[], group:
     const headline = page.passages.find((p) => p.length >= 8 && (page.title.startsWith(p) || p.startsWith(page.title)));
     if (!headline) continue;
     const shown: Evidence = { text: headline, url: pageUrl(page), page, named: false };
-    if (groupMatches(wordsOf(shown), group)) return [shown];
+    // A headline's verbs are the writer's ("What we learned talking to …"), not its entries' sector: "learned" is no
+    // "learning"; and another sector's phrase with a word of ours ("machine learning") is not ours.
+    const own = new Set(group.map((t) => t.toLowerCase()));
+    const nouns = headline.replace(/(?<!\p{L})\p{L}+ed(?!\p{L})/gu, (w) => (own.has(w.toLowerCase()) ? w : ' '));
+    if (coverGroups([{ ...shown, text: nouns }], [group])) return [shown];
   }
   return null;
 }
@@ -708,6 +712,9 @@ function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, e
     ? facts.find((e) => STATUS_LABEL.test(e.fact!.label) && !OPERATING_LABEL.test(e.fact!.label) && EXITED.some((f) => FORM_VALUE[f].test(e.fact!.value)))
     : undefined;
   if (exit) return fail(filter, candidate, `its page states an exit (“${exit.fact!.value}”).`, [exit]);
+  // "It was acquired last year.", "It has since shut down.": an exit said in a sentence about it rules "still active" out.
+  const exitSaid = form === 'active' ? evidence.find((e) => e.named && !e.fact && EXITED.some((f) => saidOf(FORM_SENTENCE[f], e.text, candidate.name))) : undefined;
+  if (exitSaid) return fail(filter, candidate, 'its page says it no longer runs on its own.', [exitSaid]);
   const matching = facts.find((e) => FORM_VALUE[form].test(e.fact!.value) && (STATUS_LABEL.test(e.fact!.label) || form === 'nonprofit'));
   if (matching) return pass(filter, [matching], 'stated');
   const held = form === 'active' ? facts.find((e) => OWNERSHIP_LABEL.test(e.fact!.label) && HELD_PRIVATELY.test(e.fact!.value.trim())) : undefined;
@@ -740,7 +747,16 @@ function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, e
   if (owned) return { ...fail(filter, candidate, `its status is “${owned.fact!.value}”, which a nonprofit's is not.`, [owned]), verification: 'inferred' };
   const shares = form === 'nonprofit' ? facts.find((e) => FORM_OF_LABEL.test(e.fact!.label) && OWNED_FORM.test(e.fact!.value.trim())) : undefined;
   if (shares) return { ...fail(filter, candidate, `its form is “${shares.fact!.value}”, an organisation with owners, which a nonprofit is not.`, [shares]), verification: 'inferred' };
+  // A company hiring now is still operating; an exit would have been read above.
+  const hiring = form === 'active' ? hiringStated(evidence) : null;
+  if (hiring?.hiring) return pass(filter, [hiring.e], 'inferred', ' (inferred: a company that is hiring is still operating)');
   return unclear(filter, candidate, 'no passage states its status.');
+}
+
+/** The phrase is said in the sentence of the candidate (named before it, or the sentence opens with "It"). */
+function saidOf(phrase: RegExp | null, text: string, name: string): boolean {
+  const m = phrase?.exec(text);
+  return m !== null && m !== undefined && saysOfCandidate(text, name, m.index);
 }
 
 // ── size ────────────────────────────────────────────────────────────────────────────────────────
@@ -826,19 +842,26 @@ function listingLeads(candidate: Candidate, evidence: readonly Evidence[]): { le
   return out;
 }
 
-function verifyHiring(filter: FunnelFilter, candidate: Candidate, evidence: Evidence[]): Verdict {
+/** What a page says of the candidate itself about hiring (a jobs fact, a sentence naming it), the passage with it. */
+function hiringStated(evidence: readonly Evidence[]): { hiring: boolean; e: Evidence } | null {
   for (const e of evidence) {
     if (!e.fact || !HIRING_LABEL.test(e.fact.label)) continue;
     const v = e.fact.value.trim();
-    if (/^(?:no|false|not hiring|none|0|closed)\b/i.test(v) || HIRING_NO.test(v)) return fail(filter, candidate, 'the page says it is not hiring.', [e]);
+    if (/^(?:no|false|not hiring|none|0|closed)\b/i.test(v) || HIRING_NO.test(v)) return { hiring: false, e };
     const n = numbersIn(v);
-    if (/^(?:yes|true|hiring|open|(?:actively |now |currently )?(?:hiring|recruiting))\b/i.test(v) || HIRING_YES.test(v) || (n.length > 0 && n[0]! > 0)) return pass(filter, [e], 'stated');
+    if (/^(?:yes|true|hiring|open|(?:actively |now |currently )?(?:hiring|recruiting))\b/i.test(v) || HIRING_YES.test(v) || (n.length > 0 && n[0]! > 0)) return { hiring: true, e };
   }
   for (const e of evidence) {
     if (!e.named || e.fact) continue;
-    if (HIRING_NO.test(e.text)) return fail(filter, candidate, 'the page says it is not hiring.', [e]);
-    if (HIRING_YES.test(e.text)) return pass(filter, [e], 'stated');
+    if (HIRING_NO.test(e.text)) return { hiring: false, e };
+    if (HIRING_YES.test(e.text)) return { hiring: true, e };
   }
+  return null;
+}
+
+function verifyHiring(filter: FunnelFilter, candidate: Candidate, evidence: Evidence[]): Verdict {
+  const stated = hiringStated(evidence);
+  if (stated) return stated.hiring ? pass(filter, [stated.e], 'stated') : fail(filter, candidate, 'the page says it is not hiring.', [stated.e]);
   for (const { lead, e } of listingLeads(candidate, evidence)) {
     if (HIRING_NO.test(lead)) return { ...fail(filter, candidate, 'it is listed under a lead that says its entries are not hiring.', [e]), verification: 'inferred' };
     if (HIRING_YES.test(lead)) return pass(filter, [e], 'inferred', ' (inferred: it is listed under that lead)');
