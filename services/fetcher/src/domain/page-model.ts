@@ -289,7 +289,43 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
     for (const key of LISTING_PROPS) visit(o[key], depth + 1);
   };
   for (const root of roots) visit(root, 0);
+  addJobPostings(roots, nodes, things);
   return { things, listed };
+}
+
+/**
+ * schema.org JobPosting (what careers pages and job boards mark up for search engines): each posting says its
+ * hiringOrganization has that role open, a "Job posting" fact of the organisation (the role's title as its value).
+ * The organisation is the page's thing of that name when there is one, else a thing of its own: a careers page
+ * whose only structured data is its postings is about the organisation that posts them.
+ */
+function addJobPostings(roots: readonly unknown[], nodes: NodeIndex, things: JsonLdThing[]): void {
+  const postings: { org: Record<string, unknown> | string; title: string }[] = [];
+  const find = (node: unknown, depth: number) => {
+    if (depth > 8 || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const n of node) find(n, depth + 1);
+      return;
+    }
+    const o = node as Record<string, unknown>;
+    const org = o.hiringOrganization;
+    const title = typeof o.title === 'string' ? clean(o.title) : typeof o.name === 'string' ? clean(o.name) : '';
+    if (schemaTypeNames(o['@type']).some((t) => /^jobposting$/i.test(t)) && title && org && (typeof org === 'string' || typeof org === 'object')) {
+      postings.push({ org: typeof org === 'string' ? org : dereference(org as Record<string, unknown>, nodes), title });
+    }
+    for (const key of LISTING_PROPS) find(o[key], depth + 1);
+  };
+  for (const root of roots) find(root, 0);
+  for (const { org, title } of postings) {
+    const name = typeof org === 'string' ? clean(org) : typeof org.name === 'string' ? clean(org.name) : '';
+    if (!name) continue;
+    let thing = things.find((t) => t.kind === 'company' && t.name.toLowerCase() === name.toLowerCase());
+    if (!thing) {
+      thing = { kind: 'company', name, link: typeof org === 'object' && typeof org.url === 'string' ? org.url : null, facts: [] };
+      things.push(thing);
+    }
+    if (!thing.facts.some((f) => f.label === 'Job posting' && f.value === title)) thing.facts.push({ label: 'Job posting', value: title });
+  }
 }
 
 // ── citation_* meta tags ───────────────────────────────────────────────────────────────────────

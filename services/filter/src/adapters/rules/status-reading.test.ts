@@ -145,3 +145,13 @@ describe('the sector a headline gives the entries it lists', () => {
     expect(await sectorOf('The shortlist: machine learning Y Combinator companies')).not.toBe('yes');
   });
 });
+
+describe('hiring read from the roles an organisation has open', () => {
+  it('a "Job posting" fact (schema.org JobPosting\'s title) says it is hiring; a vacancy of none says it is not', async () => {
+    const careers = bareProfile('ledgerly.example', 'Ledgerly', [fact('Industry', 'Fintech'), fact('Job posting', 'Senior Backend Engineer')]);
+    expect(await outcomes('fintech companies that are hiring', careers)).toEqual(['yes', 'yes']);
+    expect(await outcomes('fintech companies that are not hiring', careers)).toEqual(['yes', 'no']);
+    const none = bareProfile('ledgerly.example', 'Ledgerly', [fact('Industry', 'Fintech'), fact('Open positions', 'None at the moment')]);
+    expect((await outcomes('fintech companies that are hiring', none))[1]).toBe('no');
+  });
+});

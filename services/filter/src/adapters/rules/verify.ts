@@ -808,7 +808,9 @@ function verifySize(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'siz
 
 // ── hiring ──────────────────────────────────────────────────────────────────────────────────────
 
-const HIRING_LABEL = /hiring|jobs|open roles|openings|careers|positions|vacancies|recruit/i;
+const HIRING_LABEL = /hiring|jobs|job posting|open roles|openings|careers|positions|vacancies|recruit/i;
+/** A fact that lists a role it has open (schema.org JobPosting's title, "Open positions: Data engineer"): hiring. */
+const POSTING_LABEL = /^(?:job postings?|job openings?|open (?:roles?|positions?)|vacanc(?:y|ies))$/i;
 // "It is hiring", "now recruiting", and a listing's lead said of each name it lists: "companies hiring now: A, B and C",
 // "startups that are hiring".
 const HIRING_YES = /\b(?:is|are|we're|we are|now|currently|actively) (?:hiring|recruiting)\b|\b(?:hiring|recruiting) (?:now|right now|today)\b|\b(?:companies|startups|teams|firms|organi[sz]ations|nonprofits|employers)(?: that are| still)? (?:hiring|recruiting)\b|\bopen (?:roles|positions|jobs)\b|\bjoin (?:our|the) team\b|\bwe(?:'re| are) looking for\b/i;
@@ -850,6 +852,7 @@ function hiringStated(evidence: readonly Evidence[]): { hiring: boolean; e: Evid
     if (/^(?:no|false|not hiring|none|0|closed)\b/i.test(v) || HIRING_NO.test(v)) return { hiring: false, e };
     const n = numbersIn(v);
     if (/^(?:yes|true|hiring|open|(?:actively |now |currently )?(?:hiring|recruiting))\b/i.test(v) || HIRING_YES.test(v) || (n.length > 0 && n[0]! > 0)) return { hiring: true, e };
+    if (POSTING_LABEL.test(e.fact.label.trim()) && /\p{L}/u.test(v)) return { hiring: true, e };
   }
   for (const e of evidence) {
     if (!e.named || e.fact) continue;
