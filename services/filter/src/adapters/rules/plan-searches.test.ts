@@ -74,3 +74,26 @@ describe('searches for a founding date', () => {
     for (const year of [2012, 2013, 2014]) expect(searches).toContain(`fintech companies founded in ${year}`);
   });
 });
+
+describe('a year said before the kind', () => {
+  it('"2021 startups" are startups founded in 2021, not startups whose pages print "2021"', async () => {
+    const p = await plan('2021 startups');
+    expect(p.dateRange).toMatchObject({ from: '2021-01-01', to: '2021-12-31' });
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a startup', 'Founded in 2021']);
+    expect(p.queries[0]).toBe('startups founded in 2021');
+  });
+
+  it('"2019 fintech companies" keeps the sector and dates the founding; "1995 physics papers" dates the publication', async () => {
+    const fintech = await plan('2019 fintech companies');
+    expect(fintech.filters.map((f) => f.title)).toEqual(['Is a fintech company', 'Founded in 2019']);
+    const papers = await plan('1995 physics papers');
+    expect(papers.entityType).toBe('paper');
+    expect(papers.dateRange).toMatchObject({ from: '1995-01-01', to: '1995-12-31' });
+    expect(papers.filters[0]!.title).toBe('Is a physics paper');
+  });
+
+  it('"begun" opens the founding clause as "began" does', async () => {
+    const p = await plan('ventures begun in 2018');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a company', 'Begun (in 2018)']);
+  });
+});

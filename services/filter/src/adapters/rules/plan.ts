@@ -27,7 +27,7 @@ const PRIZE_OF_YEAR = /\b(?:(behind|for|of|from|(?:that|which|who)\s+(?:led\s+to
 const EVENT_START = new Set([
   'that', 'which', 'who', 'whose', 'raised', 'raising', 'secured', 'closed', 'launched', 'released', 'published',
   'opened', 'opening', 'founded', 'won', 'received', 'hiring', 'announced', 'acquired', 'speaking', 'presented',
-  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded', 'started', 'began', 'born', 'established',
+  'premiered', 'running', 'taking', 'held', 'happening', 'cited', 'awarded', 'started', 'began', 'begun', 'born', 'established',
   'incorporated',
 ]);
 const RELATIVE = new Set(['that', 'which', 'who', 'whose', 'have', 'has', 'had', 'recently', 'just', 'were', 'was', 'is', 'are']);
@@ -231,6 +231,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   // Typed constraints first: "founded in the Winter 2012 batch" must not be read as a period.
   const typed = readConstraints(text);
   text = tidy(typed.rest);
+  text = leadingYearAsPeriod(text, now);
   // The period and any period-like words no rule reads leave the text, so no criterion half-quotes them.
   const reading = readPeriod(text, now);
   const period = reading.period;
@@ -367,6 +368,24 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     excluded,
     notes: reading.unclear.map(unclearPeriodMessage),
   };
+}
+
+/** A year opening the query before its words ("2021 startups", "1995 physics papers"). */
+const LEADING_YEAR = /^((?:19|20)\d{2})\s+(?=\p{L})/u;
+/** Kinds whose own date a year said before them is: a company's founding, a paper's or a book's publication. */
+const DATED_BY_YEAR: ReadonlySet<EntityType> = new Set(['company', 'paper', 'book']);
+
+/**
+ * "2021 startups", "2019 fintech companies": a year said before the kind is its date, as "startups from 2021" says
+ * (the date module reads a bare year only after a preposition; unread, "2021" became a word the page must print).
+ * Only when the query names no other period and asks for a kind dated by its own year.
+ */
+function leadingYearAsPeriod(text: string, now: Date): string {
+  const m = LEADING_YEAR.exec(text);
+  if (!m) return text;
+  const rest = text.slice(m[0].length);
+  if (readPeriod(rest, now).period || !DATED_BY_YEAR.has(kindOf(rest, null, now).type)) return text;
+  return `${rest} from ${m[1]}`;
 }
 
 /**
