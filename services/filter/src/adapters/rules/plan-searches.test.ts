@@ -97,3 +97,23 @@ describe('a year said before the kind', () => {
     expect(p.filters.map((f) => f.title)).toEqual(['Is a company', 'Begun (in 2018)']);
   });
 });
+
+describe('a year said before a prize\'s winners', () => {
+  it('"2005 Nobel Prize winners" won the Nobel Prize in 2005; the prize is no part of the kind', async () => {
+    const p = await plan('2005 Nobel Prize winners');
+    expect(p.entityType).toBe('researcher');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a winner', 'Won the Nobel Prize (in 2005)']);
+  });
+
+  it('"2012 Nobel laureates in physics" keeps the field and dates the prize', async () => {
+    const p = await plan('2012 Nobel laureates in physics');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a laureate in physics', 'Won the Nobel Prize (in 2012)']);
+    expect(p.dateRange).toMatchObject({ from: '2012-01-01', to: '2012-12-31' });
+  });
+
+  it('a year before words that name no kind is no founding ("2010 Turing Award winners")', async () => {
+    const p = await plan('2010 Turing Award winners');
+    expect(p.filters.map((f) => f.title).join(' | ')).not.toMatch(/Founded/);
+  });
+});
+

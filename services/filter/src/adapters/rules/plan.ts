@@ -23,6 +23,9 @@ const PRAISE_WORDS = new RegExp(`(?<![\\w-])(?:${PRAISE.join('|')})(?![\\w-])\\s
 /** A prize named with its year before it ("the 2005 Nobel Prize in Chemistry", "the 2003 prize"), and the word tying it on. */
 const PRIZE_OF_YEAR = /\b(?:(behind|for|of|from|(?:that|which|who)\s+(?:led\s+to|earned|won|received|shared)|led\s+to|won|received|shared|cited\s+(?:for|by|in)|recogni[sz]ed\s+(?:by|with|in))\s+)?(?:the\s+|a\s+)?((?:19|20)\d{2})\s+((?:\p{Lu}[\p{L}]*\s+){0,3}[Pp]rize(?:\s+in\s+\p{Lu}[\p{L}]*(?:\s+\p{Lu}[\p{L}]*)?)?)/u;
 
+/** A year before a prize's winners ("2005 Nobel Prize winners", "2012 Nobel laureates in physics"): year, prize name, noun, rest. */
+const WINNERS_OF_YEAR = /^((?:19|20)\d{2})\s+((?:(?!(?:Prize|Award|Medal)\b)\p{Lu}[\p{L}]*\s+){1,3})(?:[Pp]rize\s+)?(winners?|laureates?|recipients?|awardees?|honou?rees?)\b(.*)$/u;
+
 /** Words that start the clause about something that happened ("that raised …", "published in 2024"). */
 const EVENT_START = new Set([
   'that', 'which', 'who', 'whose', 'raised', 'raising', 'secured', 'closed', 'launched', 'released', 'published',
@@ -221,6 +224,9 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   text = text.replace(/^(please\s+)?(find|list|show(\s+me)?|give\s+me|search\s+for|look(ing)?\s+for|who\s+are|which\s+are|what\s+are)\s+/i, '');
   // "a physics paper from the 1980s": the article before the kind asks for any of them, no criterion.
   text = text.replace(/^(?:an?|some|any|the(?=\s+(?:most|best|top|greatest|leading|key|major|seminal|main)\b))\s+(?=\S+\s+\S)/i, '');
+  // "2005 Nobel Prize winners", "2012 Nobel laureates in physics": the year is when they won it, said as the clause
+  // "laureates in physics who won the Nobel Prize in 2012" (else "won the Nobel Prize in 2005 winners" was the kind).
+  text = text.replace(WINNERS_OF_YEAR, (...m: string[]) => `${m[3]}${m[4]} who won the ${m[2]!.trim()} Prize in ${m[1]}`);
   // "papers behind the 2005 Nobel Prize in Chemistry", "who won the 2012 Nobel Prize": the year is the prize's date,
   // read as the event "cited for (won) the Nobel Prize in Chemistry in 2005" rather than a word to find.
   text = text.replace(PRIZE_OF_YEAR, (...m: string[]) => {
@@ -378,13 +384,15 @@ const DATED_BY_YEAR: ReadonlySet<EntityType> = new Set(['company', 'paper', 'boo
 /**
  * "2021 startups", "2019 fintech companies": a year said before the kind is its date, as "startups from 2021" says
  * (the date module reads a bare year only after a preposition; unread, "2021" became a word the page must print).
- * Only when the query names no other period and asks for a kind dated by its own year.
+ * Only when the query names no other period and names a kind dated by its own year.
  */
 function leadingYearAsPeriod(text: string, now: Date): string {
   const m = LEADING_YEAR.exec(text);
   if (!m) return text;
   const rest = text.slice(m[0].length);
-  if (readPeriod(rest, now).period || !DATED_BY_YEAR.has(kindOf(rest, null, now).type)) return text;
+  const kind = kindOf(rest, null, now);
+  // A kind the words name, not the fallback when none does ("2010 Turing Award winners" are no companies).
+  if (readPeriod(rest, now).period || kind.noun === null || !DATED_BY_YEAR.has(kind.type)) return text;
   return `${rest} from ${m[1]}`;
 }
 
