@@ -105,7 +105,12 @@ describe('for-profit read from the form a register or database prints', () => {
   it('a charity\'s form rules it out; a guarantee company, a category or "Status: Private" alone leaves it open', async () => {
     expect(await forProfit(card('companyregister.example', 'Watsi', [['Company status', 'Active'], ['Company type', 'Private company limited by guarantee (charity)']]))).toBe('no');
     expect(await forProfit(card('knowledgebase.example', 'Koko', [['instance of', 'nonprofit organization']]))).toBe('no');
+    const quoted = card('news.example', 'Women Who Code', []);
+    quoted.passages.push('“Women Who Code is a non profit that empowers diverse women to excel in tech,” said its chief executive.');
+    quoted.text += `\n${quoted.passages.at(-1)!}`;
+    expect(await forProfit(quoted)).toBe('no');
     expect(await forProfit(card('companyregister.example', 'Mercy', [['Company status', 'Active'], ['Company type', 'Private company limited by guarantee']]))).toBe('unclear');
+    expect(await forProfit(card('companyregister.example', 'Mercy', [['Company status', 'Active'], ['Company type', 'Company limited by guarantee']]))).toBe('unclear');
     expect(await forProfit(card('directory.example', 'Koko', [['Category', 'Business services']]))).toBe('unclear');
     expect(await forProfit(card('dealbase.example', 'Koko', [['Status', 'Private']]))).toBe('unclear');
   });

@@ -644,7 +644,8 @@ function verifyOutside(filter: FunnelFilter, target: Place, candidate: Candidate
 // "instance of" is how a knowledge base states what kind of organisation it is ("instance of: subsidiary").
 const STATUS_LABEL = /status|stage|\btype\b|legal|\bform\b|exit|nonprofit|structure|tags?|categor|ownership|instance of/i;
 const FORM_VALUE: Record<OrgForm, RegExp> = {
-  nonprofit: /\bnon-?profit|not[- ]for[- ]profit|501\s?\(c\)|\bcharit|\bngo\b/i,
+  // "Nonprofit", "Non-profit" and "Non profit", as people spell it.
+  nonprofit: /\bnon[- ]?profit|not[- ]for[- ]profit|501\s?\(c\)|\bcharit|\bngo\b/i,
   public: /^public\b|publicly|\bipo\b|\blisted\b|nasdaq|nyse/i,
   // "M&A" is how business databases print an exit by acquisition (a funding or exit status).
   acquired: /\bacquired\b|\bacquisition\b|\bsubsidiary\b|\bM&A\b|\bmerged\b/i,
@@ -655,7 +656,7 @@ const FORM_VALUE: Record<OrgForm, RegExp> = {
 /** Status values that answer "which form" and so can rule one out. */
 const ANY_STATUS = /^(active|acquired|public|inactive|operating|defunct|closed|private|ipo|out of business)\b/i;
 const FORM_SENTENCE: Record<OrgForm, RegExp | null> = {
-  nonprofit: /\b(?:non-?profit|not-for-profit|501\(c\)\(3\)|charitable organi[sz]ation|registered charity)\b/i,
+  nonprofit: /\b(?:non[- ]?profit|not-for-profit|501\(c\)\(3\)|charitable organi[sz]ation|registered charity)\b/i,
   // "Its shares trade on a public stock exchange", "now a public company": said in plain words too.
   public: /\b(?:publicly (?:traded|listed)|went public|initial public offering|IPO|(?:listed|trade[sd]?|trading) on (?:the|a) (?:public )?(?:NYSE|NASDAQ|Nasdaq|New York Stock Exchange|stock exchange|stock market)|(?:is|now|became) a public company|(?:NYSE|NASDAQ|Nasdaq): ?[A-Z]{1,5})\b/,
   acquired: /\b(?:(?:was|were|been|got|is now|later|eventually|since) acquired|acquired by|acquisition by|sold to|(?:was|were|been|later) bought(?: out)? by)\b/i,
@@ -695,7 +696,7 @@ const FOR_PROFIT = /^for[- ]?profit\b/i;
  */
 /** Labels that state an organisation's form (not its tags or categories: "Category: Business" is a topic). */
 const FORM_OF_LABEL = /status|\btype\b|legal|\bform\b|structure|ownership|instance of/i;
-const OWNED_FORM = /^(?:(?:private|public) limited company|(?:private |public )?company limited by shares|plc|(?:privately|publicly) held|(?:public |startup |start-up )?company|business|enterprise|corporation|subsidiary)\b/i;
+const OWNED_FORM = /^(?:(?:private|public) limited company|(?:private |public )?company limited by shares|plc|(?:privately|publicly) held|(?:public |startup |start-up )?company(?! limited by guarantee)|business|enterprise|corporation|subsidiary)\b/i;
 /**
  * An ownership status of a going concern ("Ownership Status: Privately Held (backing)"): private-markets databases
  * print "Out of Business", "Acquired/Merged" or "Publicly Held" in the same field when it no longer runs on its own.
