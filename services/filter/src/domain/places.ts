@@ -826,7 +826,9 @@ export function placesNamedIn(sentence: string): { text: string; place: Place; a
         // A following ", ST" or ", Country" decides which city.
         const tail = sentence.slice(last.index + last[0].length, last.index + last[0].length + 60);
         // "Boston University", "Max Planck Institute": part of an organisation's name, not a place.
-        if (/^\s+(?:University|Institute|College|School|Hospital|Laborator|Medical|Research|Cent(?:er|re)|Foundation|Academy)/.test(tail)) {
+        // "University of Strasbourg", "Bank of America": the head of a name "X of Y" (University is a town in Florida);
+        // Y, read next, is the place if any.
+        if (/^\s+(?:University|Institute|College|School|Hospital|Laborator|Medical|Research|Cent(?:er|re)|Foundation|Academy)/.test(tail) || /^\s+of\s+(?:the\s+)?\p{Lu}/u.test(tail)) {
           i += n - 1;
           break;
         }

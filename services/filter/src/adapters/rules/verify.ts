@@ -419,11 +419,12 @@ function literalName(text: string, names: readonly string[]): string | null {
  * "a Berlin-based startup", "from Paris", "a San Francisco payments company"); "sends money to Africa"
  * does not.
  */
-function locativeName(text: string, names: readonly string[]): string | null {
+function locativeName(text: string, names: readonly string[], attributive = true): string | null {
   for (const n of names) {
-    // "in Berlin", "from Paris", "a Berlin-based …", and attributive "a San Francisco payments company".
-    // The possessive before a name ("Houston's Shiftly") places it too.
-    const re = new RegExp(`(?:\\b(?:in|from|at|of|near|outside|out of)\\s+(?:the\\s+)?(?:city of\\s+)?${escapeRe(n)}(?![\\p{L}])|\\(\\s*${escapeRe(n)}(?:,[^()]{0,60})?\\)|(^|[^\\p{L}])${escapeRe(n)}-(?:based|headquartered)\\b|\\b(?:a|an|the)\\s+${escapeRe(n)}\\s+\\p{Ll}|(^|[^\\p{L}])${escapeRe(n)}['’]s\\s+\\p{Lu})`, 'u');
+    // "in Berlin", "from Paris", "a Berlin-based …", and (unless `attributive` is false) attributive "a San
+    // Francisco payments company". The possessive before a name ("Houston's Shiftly") places it too.
+    const before = attributive ? `|\\b(?:a|an|the)\\s+${escapeRe(n)}\\s+\\p{Ll}` : '';
+    const re = new RegExp(`(?:\\b(?:in|from|at|of|near|outside|out of)\\s+(?:the\\s+)?(?:city of\\s+)?${escapeRe(n)}(?![\\p{L}])|\\(\\s*${escapeRe(n)}(?:,[^()]{0,60})?\\)|(^|[^\\p{L}])${escapeRe(n)}-(?:based|headquartered)\\b${before}|(^|[^\\p{L}])${escapeRe(n)}['’]s\\s+\\p{Lu})`, 'u');
     if (re.test(text)) return n;
   }
   return null;
@@ -528,6 +529,9 @@ function verifyLocation(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 
     for (const mention of mentions) {
       const bare = mention.text.replace(/-based$/i, '').replace(/['’]s$/, '');
       if (!says(e.text, [bare])) continue;
+      // Said only before a noun ("in San Francisco, a Energy company": Energy is also a village in Illinois) while the
+      // sentence names a place for certain elsewhere: that word says what it is, the other where it is.
+      if (based && firmlyElsewhere && !locativeName(e.text, [bare], false)) continue;
       if (!mention.ambiguous && placeContains(target, mention.place)) {
         return pass(filter, [e], 'inferred', ` (inferred: “${mention.text}” is ${mention.place.name}, which lies in ${target.name})`);
       }
@@ -688,14 +692,14 @@ const EXITED: readonly OrgForm[] = ['acquired', 'public', 'inactive'];
 const OPERATING_LABEL = /operat|activity/i;
 /** A legal form that rules a nonprofit out ("Company type: For Profit", "Legal form: For-profit company"). */
 const FOR_PROFIT = /^for[- ]?profit\b/i;
+/** Labels that state an organisation's form (not its tags or categories: "Category: Business" is a topic). */
+const FORM_OF_LABEL = /status|\btype\b|legal|\bform\b|structure|ownership|instance of/i;
 /**
  * Forms of an organisation that has owners, which a nonprofit has not: a company with share capital as registers
  * print it ("Private limited company", "Public limited company", "limited by shares"), an ownership status
  * ("Privately Held (backing)", "Publicly Held"), a knowledge base's kind of thing ("business", "public company").
  * A company limited by guarantee is the form charities take, and says nothing either way.
  */
-/** Labels that state an organisation's form (not its tags or categories: "Category: Business" is a topic). */
-const FORM_OF_LABEL = /status|\btype\b|legal|\bform\b|structure|ownership|instance of/i;
 const OWNED_FORM = /^(?:(?:private|public) limited company|(?:private |public )?company limited by shares|plc|(?:privately|publicly) held|(?:public |startup |start-up )?company(?! limited by guarantee)|business|enterprise|corporation|subsidiary)\b/i;
 /**
  * An ownership status of a going concern ("Ownership Status: Privately Held (backing)"): private-markets databases
