@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchedPage, PageEntity, ResearchPlan, SearchHit } from '@leadfinder/wire';
-import { plan, reasoner, signal } from './fact-page-testing.js';
+import type { FetchedPage, PageEntity, SearchHit } from '@leadfinder/wire';
+import { outcomesByCandidate, plan, reasoner, signal } from './fact-page-testing.js';
 import { screenHits } from './screen.js';
 
 /**
@@ -18,16 +18,6 @@ function articlePage(url: string, title: string, paragraphs: string[], items: Pa
 }
 
 const series = (name: string, passage: string): PageEntity => ({ name, kind: null, link: null, passage, facts: [], source: 'series' });
-
-async function verdicts(p: ResearchPlan, page: FetchedPage): Promise<Record<string, string[]>> {
-  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
-  const out: Record<string, string[]> = {};
-  for (const c of candidates) {
-    out[c.name] = [];
-    for (const filter of p.filters) out[c.name]!.push((await reasoner.verify({ plan: p, filter, candidate: c, pages: [page] }, { signal })).verdict.outcome ?? 'none');
-  }
-  return out;
-}
 
 describe('a headline that names a class of things', () => {
   it('is no candidate: "What we learned from: logistics startups" names no startup', async () => {
@@ -58,7 +48,7 @@ describe('dates an article gives', () => {
     const b = 'The 2004 paper Notes on cold atoms, by T. Lind, is one of the physics papers the jury cited.';
     const page = articlePage('https://harbour.example/2015/papers', 'Papers the jury cited', [a, b],
       [series('Light and matter in small cavities', a), series('Notes on cold atoms', b)]);
-    expect(await verdicts(p, page)).toEqual({ 'Light and matter in small cavities': ['yes', 'yes'], 'Notes on cold atoms': ['yes', 'no'] });
+    expect(await outcomesByCandidate(p, page)).toEqual({ 'Light and matter in small cavities': ['yes', 'yes'], 'Notes on cold atoms': ['yes', 'no'] });
   });
 
   it('a citation\'s year after the quoted title dates the work ("A. Quist, “<title>” (1998)")', async () => {
@@ -68,7 +58,7 @@ describe('dates an article gives', () => {
     const listed = (name: string, passage: string): PageEntity => ({ name, kind: null, link: null, passage, facts: [], source: 'list' });
     const page = articlePage('https://harbour.example/2015/cited', 'Physics papers that mattered', [a, b],
       [listed('Light and matter in small cavities', a), listed('Notes on cold atoms', b)]);
-    const out = await verdicts(p, page);
+    const out = await outcomesByCandidate(p, page);
     expect(out['Light and matter in small cavities']![1]).toBe('yes');
     expect(out['Notes on cold atoms']![1]).toBe('no');
   });
@@ -79,7 +69,7 @@ describe('dates an article gives', () => {
     const b = 'The 2004 paper Notes on cold atoms, by T. Lind, is one of the physics papers the jury cited.';
     const page = articlePage('https://harbour.example/2015/papers', 'Papers the jury cited', [a, b],
       [series('Light and matter in small cavities', a), series('Notes on cold atoms', b)]);
-    expect(await verdicts(p, page)).toEqual({ 'Light and matter in small cavities': ['yes', 'yes'], 'Notes on cold atoms': ['yes', 'no'] });
+    expect(await outcomesByCandidate(p, page)).toEqual({ 'Light and matter in small cavities': ['yes', 'yes'], 'Notes on cold atoms': ['yes', 'no'] });
   });
 
   it('a laureate of 2009-2011 is dated by the year said of the prize, not by a birth year', async () => {
@@ -87,7 +77,7 @@ describe('dates an article gives', () => {
     const a = 'Ada B. Quist, born in 1931 in Oslo, was honoured with the Nobel Prize in Physics in 2010 for work done at Quist Institute.';
     const b = '“It was a surprise,” said Tomas Lind, a professor at Uppsala University, who shared the 2014 Nobel Prize in Physics.';
     const page = articlePage('https://harbour.example/2015/laureates', 'Laureates we met', [a, b], [series('Ada B. Quist', a), series('Tomas Lind', b)]);
-    const out = await verdicts(p, page);
+    const out = await outcomesByCandidate(p, page);
     expect(out['Ada B. Quist']).toEqual(['yes', 'yes']);
     expect(out['Tomas Lind']![1]).not.toBe('yes');
   });
@@ -101,13 +91,13 @@ describe('a sector a sentence says', () => {
     [series('Ledgerly', a), series('Crumbly', `${b} ${c}`)]);
 
   it('a sub-sector said as what it is ("the Austin-based Payments startup") places it in the sector', async () => {
-    expect((await verdicts(await plan('fintech startups'), page()))['Ledgerly']).toEqual(['yes']);
+    expect((await outcomesByCandidate(await plan('fintech startups'), page()))['Ledgerly']).toEqual(['yes']);
   });
 
   it('a word elsewhere does not beat the sector a sentence gives ("works in Food and Beverage" is no fintech)', async () => {
-    const out = await verdicts(await plan('fintech companies'), page());
+    const out = await outcomesByCandidate(await plan('fintech companies'), page());
     expect(out['Crumbly']).toEqual(['unclear']);
-    expect((await verdicts(await plan('food and beverage companies'), page()))['Crumbly']).toEqual(['yes']);
+    expect((await outcomesByCandidate(await plan('food and beverage companies'), page()))['Crumbly']).toEqual(['yes']);
   });
 });
 
@@ -119,7 +109,7 @@ describe('an article headed by a sector', () => {
 
   it('takes its entries to be of that sector (inferred), quoting the headline', async () => {
     const p = await plan('fintech companies');
-    const out = await verdicts(p, page([series('Ledgerly', a), series('Crumbly', b)]));
+    const out = await outcomesByCandidate(p, page([series('Ledgerly', a), series('Crumbly', b)]));
     expect(out['Ledgerly']).toEqual(['yes']);
     // A sentence that gives an entry another sector is not overruled by the headline.
     expect(out['Crumbly']).not.toEqual(['yes']);
@@ -144,9 +134,9 @@ describe('where a listing line puts it', () => {
 
   it('reads the place beside the name, before what the line says of it', async () => {
     const companies = articlePage('https://harbour.example/2015/list', 'Startups we like', [a], [listed('Ledgerly', a), listed('Crumbly', 'Crumbly (W20), Lisbon: Snacks.')]);
-    expect((await verdicts(await plan('startups in San Francisco'), companies))['Ledgerly']).toEqual(['yes', 'yes']);
+    expect((await outcomesByCandidate(await plan('startups in San Francisco'), companies))['Ledgerly']).toEqual(['yes', 'yes']);
     const people = articlePage('https://harbour.example/2016/winners', 'Scientists we met', [b, c], [listed('Ada B. Quist', b), listed('Tomas Lind', c)]);
-    const out = await verdicts(await plan('scientists based in Norway'), people);
+    const out = await outcomesByCandidate(await plan('scientists based in Norway'), people);
     expect(out['Ada B. Quist']).toEqual(['yes', 'yes']);
     expect(out['Tomas Lind']![1]).not.toBe('yes');
   });
@@ -158,9 +148,9 @@ describe('a town with namesakes in other countries', () => {
     const b = 'Crumbly (W19) — the Oxford-based Education nonprofit and employs 19 people.';
     const c = 'Shiftly (W20) — the Dallas-based Logistics startup and employs 30 people.';
     const page = articlePage('https://harbour.example/2016/roundup', 'Startups we met', [a, b, c], [series('Ledgerly', a), series('Crumbly', b), series('Shiftly', c)]);
-    expect((await verdicts(await plan('startups in Asia'), page))['Ledgerly']!.at(-1)).not.toBe('yes');
-    expect((await verdicts(await plan('organizations in the United States'), page))['Crumbly']!.at(-1)).not.toBe('yes');
-    expect((await verdicts(await plan('startups in Texas'), page))['Shiftly']!.at(-1)).toBe('yes');
+    expect((await outcomesByCandidate(await plan('startups in Asia'), page))['Ledgerly']!.at(-1)).not.toBe('yes');
+    expect((await outcomesByCandidate(await plan('organizations in the United States'), page))['Crumbly']!.at(-1)).not.toBe('yes');
+    expect((await outcomesByCandidate(await plan('startups in Texas'), page))['Shiftly']!.at(-1)).toBe('yes');
   });
 });
 
@@ -170,7 +160,7 @@ describe('a prize year after a comma', () => {
     const a = 'Ada B. Quist (Quist Institute, Norway) — Nobel Memorial Prize in Economic Sciences, 2012';
     const b = 'Tomas Lind (Uppsala University, Sweden) — Nobel Memorial Prize in Economic Sciences, 2015';
     const page = { ...articlePage('https://harbour.example/2016/winners', 'Economists we met', [a, b], [listed('Ada B. Quist', a), listed('Tomas Lind', b)]), publishedAt: '2016-01-10' };
-    const out = await verdicts(await plan('economists who won the prize after 2012'), page);
+    const out = await outcomesByCandidate(await plan('economists who won the prize after 2012'), page);
     expect(out['Ada B. Quist']!.at(-1)).not.toBe('yes');
     expect(out['Tomas Lind']!.at(-1)).toBe('yes');
   });
@@ -181,7 +171,7 @@ describe('no place read into a sector or a name', () => {
     const a = 'San Francisco-based Quarkplay works in Gaming and employs 50 people.';
     const b = '“We started because nobody else would,” the chief executive of Verano Health told us.';
     const page = articlePage('https://harbour.example/2015/gaming', 'Companies we met', [a, b], [series('Quarkplay', a), series('Verano Health', b)]);
-    const out = await verdicts(await plan('companies based in Europe'), page);
+    const out = await outcomesByCandidate(await plan('companies based in Europe'), page);
     expect(out['Quarkplay']![1]).not.toBe('yes');
     expect(out['Verano Health']![1]).not.toBe('yes');
   });

@@ -57,3 +57,14 @@ export async function planOutcomes(p: ResearchPlan, page: FetchedPage): Promise<
   for (const filter of p.filters) out.push((await reasoner.verify({ plan: p, filter, candidate, pages: [page] }, { signal })).verdict.outcome ?? 'none');
   return out;
 }
+
+/** Each filter's outcome for every candidate the page yields (an article or a listing names several), by name. */
+export async function outcomesByCandidate(p: ResearchPlan, page: FetchedPage): Promise<Record<string, string[]>> {
+  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
+  const out: Record<string, string[]> = {};
+  for (const c of candidates) {
+    out[c.name] = [];
+    for (const filter of p.filters) out[c.name]!.push((await reasoner.verify({ plan: p, filter, candidate: c, pages: [page] }, { signal })).verdict.outcome ?? 'none');
+  }
+  return out;
+}

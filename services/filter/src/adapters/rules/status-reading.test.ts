@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchedPage, PageEntity, ResearchPlan } from '@leadfinder/wire';
-import { bareProfile, fact, outcomes, plan, reasoner, signal } from './fact-page-testing.js';
+import type { FetchedPage, PageEntity } from '@leadfinder/wire';
+import { bareProfile, fact, outcomes, outcomesByCandidate, plan } from './fact-page-testing.js';
 
 /**
  * Hiring and an organisation's status and form, read where real pages state them: an article's headline or the
@@ -21,16 +21,6 @@ function articlePage(title: string, paragraphs: string[], items: PageEntity[]): 
 const entry = (source: string) => (name: string, passage: string): PageEntity => ({ name, kind: null, link: null, passage, facts: [], source });
 const series = entry('series');
 
-async function verdicts(p: ResearchPlan, page: FetchedPage): Promise<Record<string, string[]>> {
-  const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
-  const out: Record<string, string[]> = {};
-  for (const c of candidates) {
-    out[c.name] = [];
-    for (const filter of p.filters) out[c.name]!.push((await reasoner.verify({ plan: p, filter, candidate: c, pages: [page] }, { signal })).verdict.outcome ?? 'none');
-  }
-  return out;
-}
-
 describe('hiring said once of every entry an article lists', () => {
   const koko = 'Koko (YC W22) works in Consumer Health and employs 8 people. “Making mental health accessible to everyone,” said the chief executive of Koko, a nonprofit.';
   const upchieve = 'Then there is UPchieve in New York, an Education nonprofit that went through Y Combinator\'s W21 batch.';
@@ -39,7 +29,7 @@ describe('hiring said once of every entry an article lists', () => {
     const p = await plan('nonprofits that are hiring');
     const page = articlePage('What we learned talking to Y Combinator companies', ['Among the Y Combinator companies hiring now: UPchieve and Koko.', upchieve, koko],
       [series('UPchieve', upchieve), series('Koko', koko)]);
-    const out = await verdicts(p, page);
+    const out = await outcomesByCandidate(p, page);
     expect(out.Koko?.at(-1)).toBe('yes');
     expect(out.UPchieve?.at(-1)).toBe('yes');
   });
@@ -48,24 +38,24 @@ describe('hiring said once of every entry an article lists', () => {
     const p = await plan('nonprofits that are hiring');
     const page = articlePage('2 names to know among Y Combinator companies hiring now', ['We kept hearing the same names: UPchieve and Koko.', upchieve, koko],
       [series('UPchieve', upchieve), series('Koko', koko)]);
-    expect((await verdicts(p, page)).Koko?.at(-1)).toBe('yes');
+    expect((await outcomesByCandidate(p, page)).Koko?.at(-1)).toBe('yes');
   });
 
   it('a lead or headline that says nothing of hiring leaves it unclear, and one that says "not hiring" rules it out', async () => {
     const p = await plan('nonprofits that are hiring');
     const quiet = articlePage('2 names to know among Y Combinator nonprofits', ['We kept hearing the same names: UPchieve and Koko.', upchieve, koko],
       [series('UPchieve', upchieve), series('Koko', koko)]);
-    expect((await verdicts(p, quiet)).Koko?.at(-1)).toBe('unclear');
+    expect((await outcomesByCandidate(p, quiet)).Koko?.at(-1)).toBe('unclear');
     const closed = articlePage('Notes from the field', ['Among the nonprofits that are not hiring this year: UPchieve and Koko.', upchieve, koko],
       [series('UPchieve', upchieve), series('Koko', koko)]);
-    expect((await verdicts(p, closed)).Koko?.at(-1)).toBe('no');
+    expect((await outcomesByCandidate(p, closed)).Koko?.at(-1)).toBe('no');
   });
 
   it('a name the headline does not list (one linked in passing in its prose) is not said to be hiring by it', async () => {
     const p = await plan('nonprofits that are hiring');
     const page = articlePage('Companies hiring now', ['Koko, a nonprofit, shared the stage with the founders.'],
       [entry('link')('Koko', 'Koko, a nonprofit, shared the stage with the founders.')]);
-    expect((await verdicts(p, page)).Koko?.at(-1) ?? 'unclear').not.toBe('yes');
+    expect((await outcomesByCandidate(p, page)).Koko?.at(-1) ?? 'unclear').not.toBe('yes');
   });
 });
 
@@ -141,7 +131,7 @@ describe('the sector a headline gives the entries it lists', () => {
   const zapier = 'Zapier (YC S12) describes itself simply: the easiest way to automate your work. It is hiring.';
   const sectorOf = async (title: string) => {
     const p = await plan('edtech startups');
-    return (await verdicts(p, articlePage(title, [`We kept hearing the same names: Zapier and Gusto.`, zapier], [series('Zapier', zapier), series('Gusto', 'Gusto runs payroll.')]))).Zapier?.[0];
+    return (await outcomesByCandidate(p, articlePage(title, [`We kept hearing the same names: Zapier and Gusto.`, zapier], [series('Zapier', zapier), series('Gusto', 'Gusto runs payroll.')]))).Zapier?.[0];
   };
 
   it('is read from its nouns: "What we learned talking to B2B companies" is no e-learning headline, nor is "machine learning"', async () => {
