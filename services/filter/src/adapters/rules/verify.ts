@@ -991,6 +991,22 @@ const FOUNDING_ALIKE_LABEL = /\bfoundation\b|\binception\b|^(?:year )?started$|^
 const AWARDED_WORDS = /^(?:award(?:ed)?|honou?red|won|win|recogni[sz]ed)$/i;
 /** Labels under which a profile gives someone's awards. */
 const AWARD_LABEL = /\b(?:awards?|prizes?|honou?rs?|laureate(?: of)?|recognition|distinctions?)\b/i;
+/** A prize given, whatever the verb: "shared the 2014 Nobel Prize", "won the Nobel Prize in Physics in 2014". */
+const PRIZE_GIVEN = /\b(?:shared|won|wins|received|receives|awarded|honou?red with|recipient of)\b[^.;]{0,40}?\b(?:[Pp]rize|[Aa]ward|[Mm]edal)\b/;
+/** Words of an institution's name, which a sentence may put between a person and their prize ("a professor at Meijo University, who shared …"). */
+const INSTITUTION_WORD = /\b(?:University|Institute|College|School|Laborator\w*|Cent(?:er|re)|Hospital|Academy|Society|Foundation)\b/;
+
+/**
+ * The sentence says a prize was given to `name`: named before the prize, with no other person named between them
+ * ("Nakamura studied under Isamu Akasaki, who shared the 2014 Nobel Prize" gives it to Akasaki).
+ */
+function prizeGivenTo(text: string, name: string): boolean {
+  const m = PRIZE_GIVEN.exec(text);
+  const nameAt = text.indexOf(name);
+  if (!m || nameAt < 0 || nameAt > m.index) return false;
+  const between = text.slice(nameAt + name.length, m.index);
+  return ![...between.matchAll(/\p{Lu}[\p{L}'’.-]+(?:\s+\p{Lu}[\p{L}'’.-]+)+/gu)].some((other) => !INSTITUTION_WORD.test(other[0]));
+}
 
 /** Nouns for a written work, as a sentence puts one before its title ("the 1998 paper …"). */
 const WORK_NOUN = String.raw`(?:paper|article|study|preprint|publication|report|book|monograph|letter|essay)`;
@@ -1044,6 +1060,8 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   // ("first published in 1964, … cited for the Nobel Prize in Chemistry 1998" was published in 1964).
   const yearCues = awardQuery || spec.groups.some((g) => g.some((t) => /\b(?:prize|award|medal)s?\b/i.test(t))) ? [AWARD_YEAR, YEAR_OF_AWARD] : [CUED_YEAR];
   if (awardQuery) matching.push(...evidence.filter((e) => e.fact && e.ownFact && AWARD_LABEL.test(e.fact.label.trim()) && !matching.includes(e)));
+  // … and what a sentence about them says of a prize they were given, with whatever verb ("who shared the 2014 Nobel Prize").
+  if (awardQuery) matching.push(...evidence.filter((e) => !e.fact && e.named && prizeGivenTo(e.text, candidate.name) && !matching.includes(e)));
   // Only a line on someone else's page (a listing, a roundup) was read: its own page may well date it, so the
   // lead is worth following before ruling it out.
   const passingOnly = !evidence.some((e) => e.ownPage);
