@@ -84,6 +84,22 @@ describe('coordinator log lines', () => {
     expect(settle?.parentSpanContext?.spanId).toBe(runSpan.spanContext().spanId);
   });
 
+  it('a stopped run says when it learned of the stop, before it ended: claimed, interrupted (stop requested), ended stopped', async () => {
+    h = await createHarness();
+    // Every port call takes 5 s: only the run's signal can end the one in flight.
+    const research = createFakeResearch(standardWorld({ delayMs: 5_000 }));
+    await h.coordinator(research.fetcher, research.filter, { logger, instanceId: 'coordinator-logs' }).start();
+    const run = await h.submit();
+    await until(async () => (await h.store.runs.get(run.id))!.where === 'planning');
+    await h.stops.raise(run.id);
+    await h.waitTerminal(run.id);
+    await until(() => lines.some((l) => l.runId === run.id && l.msg === 'run ended'));
+    const said = lines.filter((l) => l.runId === run.id && ['run claimed', 'run interrupted', 'run ended'].includes(l.msg));
+    expect(said.map((l) => l.msg)).toEqual(['run claimed', 'run interrupted', 'run ended']);
+    expect(said[1]).toMatchObject({ level: INFO, reason: 'StopRequestedError', where: 'planning' });
+    expect(said[2]).toMatchObject({ status: 'stopped' });
+  });
+
   it('a run leased by another coordinator is requeued, and says so', async () => {
     h = await createHarness();
     const research = createFakeResearch(standardWorld());

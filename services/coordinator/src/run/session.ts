@@ -149,6 +149,12 @@ export class RunSession {
     });
     this.keeper.start();
     this.signals.watch(run, deps.stops, deps.clock);
+    // The moment the run learns it must end (a stop, its deadline, its spend cap, a lost lease, a shutdown), before
+    // it unwinds: with "run ended" after it, a run that never ends shows whether it missed the news or hung unwinding.
+    this.signals.signal.addEventListener('abort', () => {
+      const reason: unknown = this.signals.signal.reason;
+      this.logger.info('run interrupted', { reason: reason instanceof Error ? reason.name : String(reason), where: this.state.where });
+    }, { once: true });
 
     this.meter = new SpendMeter(spendCapMicrousd(deps.config.LEADFINDER_SPEND_CEILING_USD, run.holdMicrousd), pricesFrom(deps.config), run.spendMicrousd);
     this.lastCostMicrousd = this.meter.spendMicrousd;
