@@ -123,6 +123,12 @@ function organisationForm(type: unknown): string | null {
 /** JSON-LD nodes by their @id, so a reference ({"@id": "#org"}) reads as the node it points to. */
 type NodeIndex = ReadonlyMap<string, Record<string, unknown>>;
 
+/** A schema.org JobPosting: the role's title and the organisation that posts it. */
+interface JobPosting {
+  org: Record<string, unknown> | string;
+  title: string;
+}
+
 /** The node a bare reference ({"@id": "#org"}) points to, else the object itself. */
 function dereference(o: Record<string, unknown>, nodes: NodeIndex): Record<string, unknown> {
   return typeof o['@id'] === 'string' && Object.keys(o).length === 1 ? nodes.get(o['@id']) ?? o : o;
@@ -252,6 +258,7 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
     for (const key of ['@graph', ...LISTING_PROPS]) index(o[key], depth + 1);
   };
   for (const root of roots) index(root, 0);
+  const postings: JobPosting[] = [];
   const visit = (node: unknown, depth: number) => {
     if (depth > 8 || node === null || typeof node !== 'object') return;
     if (Array.isArray(node)) {
@@ -261,6 +268,8 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
     const o = node as Record<string, unknown>;
     const type = o['@type'];
     if (typeof type === 'string' && /ItemList$/i.test(type)) listed = true;
+    const posting = jobPostingOf(o, nodes);
+    if (posting) postings.push(posting);
     const kind = journalArticle(o, nodes) ? 'paper' : kindOfSchemaType(type);
     const name = typeof o.name === 'string' ? clean(o.name) : typeof o.headline === 'string' ? clean(o.headline) : '';
     const partOfAnother = typeof o['@id'] === 'string' && referenced.has(o['@id']);
@@ -289,8 +298,16 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
     for (const key of LISTING_PROPS) visit(o[key], depth + 1);
   };
   for (const root of roots) visit(root, 0);
-  addJobPostings(roots, nodes, things);
+  addJobPostings(postings, things);
   return { things, listed };
+}
+
+/** A schema.org JobPosting's role and the organisation it hires for (a name, or the node it points to), if the node is one. */
+function jobPostingOf(o: Record<string, unknown>, nodes: NodeIndex): JobPosting | null {
+  const org = o.hiringOrganization;
+  const title = typeof o.title === 'string' ? clean(o.title) : typeof o.name === 'string' ? clean(o.name) : '';
+  if (!schemaTypeNames(o['@type']).some((t) => /^jobposting$/i.test(t)) || !title || !org || (typeof org !== 'string' && typeof org !== 'object')) return null;
+  return { org: typeof org === 'string' ? org : dereference(org as Record<string, unknown>, nodes), title };
 }
 
 /**
@@ -299,23 +316,7 @@ function jsonLdThings(blocks: readonly string[]): { things: JsonLdThing[]; liste
  * The organisation is the page's thing of that name when there is one, else a thing of its own: a careers page
  * whose only structured data is its postings is about the organisation that posts them.
  */
-function addJobPostings(roots: readonly unknown[], nodes: NodeIndex, things: JsonLdThing[]): void {
-  const postings: { org: Record<string, unknown> | string; title: string }[] = [];
-  const find = (node: unknown, depth: number) => {
-    if (depth > 8 || node === null || typeof node !== 'object') return;
-    if (Array.isArray(node)) {
-      for (const n of node) find(n, depth + 1);
-      return;
-    }
-    const o = node as Record<string, unknown>;
-    const org = o.hiringOrganization;
-    const title = typeof o.title === 'string' ? clean(o.title) : typeof o.name === 'string' ? clean(o.name) : '';
-    if (schemaTypeNames(o['@type']).some((t) => /^jobposting$/i.test(t)) && title && org && (typeof org === 'string' || typeof org === 'object')) {
-      postings.push({ org: typeof org === 'string' ? org : dereference(org as Record<string, unknown>, nodes), title });
-    }
-    for (const key of LISTING_PROPS) find(o[key], depth + 1);
-  };
-  for (const root of roots) find(root, 0);
+function addJobPostings(postings: readonly JobPosting[], things: JsonLdThing[]): void {
   for (const { org, title } of postings) {
     const name = typeof org === 'string' ? clean(org) : typeof org.name === 'string' ? clean(org.name) : '';
     if (!name) continue;
