@@ -79,7 +79,8 @@ export function monthsBack(now: Date, months: number): Date {
   return utc(y, m, Math.min(now.getUTCDate(), daysInMonth(y, m)));
 }
 
-function daysBack(now: Date, days: number): Date {
+/** Calendar days back (UTC), at the day's start. */
+export function daysBack(now: Date, days: number): Date {
   return utc(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - days);
 }
 

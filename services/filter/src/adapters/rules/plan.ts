@@ -1,6 +1,6 @@
 import nlp from 'compromise';
 import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } from '@leadfinder/wire';
-import { describeRange, OPEN_START, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
+import { daysBack, describeRange, isoDay, OPEN_START, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { anyFormTitle, cohortTitle, FORM_TITLES, NOT_FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
 import { areaCore, bornPlaceBefore, findPlace, isArea, isPlaceWord, knownPlace, placeBeside, placeContains, mainCountriesWithin, placeNames, regionsOutside, type Place } from '../../domain/places.js';
@@ -405,7 +405,7 @@ function kindOf(text: string, range: DateRange | null, now: Date): { type: Entit
   const cue = detectEntityType(text);
   const bare = /\b(articles?)\b/i.exec(text);
   if (cue.type !== 'company' || cue.noun !== null || !bare) return cue;
-  const yearAgo = new Date(now.getTime() - 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+  const yearAgo = isoDay(daysBack(now, 365));
   const recent = range !== null && range.from !== OPEN_START && range.from >= yearAgo;
   return { type: recent ? 'news' : 'paper', noun: bare[1]!.toLowerCase() };
 }
