@@ -41,7 +41,7 @@ describe.skipIf(!natsAvailable)('stop flags across a NATS restart', () => {
     const run = new AbortController();
     cleanups.push(async () => run.abort());
     let ended = false;
-    const waiting = stops.wait('run_reconnect', run.signal).then(() => (ended = true));
+    const waiting = stops.wait('run_reconnect', run.signal).then((raised) => (ended = raised));
     await sleep(200);
 
     // The server goes away and comes back on the same port and store; the waiter's client retries every

@@ -158,25 +158,25 @@ export function describeWorkQueueContract(name: string, make: () => Promise<Work
       const { stopFlags } = await fresh();
       const runId = newRunId();
       let woke = false;
-      const waiting = stopFlags.wait(runId, new AbortController().signal).then(() => (woke = true));
+      const waiting = stopFlags.wait(runId, new AbortController().signal).finally(() => (woke = true));
       await sleep(200);
       expect(woke).toBe(false);
       await stopFlags.raise(runId);
       await expect.poll(() => woke, { timeout: 2_000 }).toBe(true);
-      await waiting;
+      expect(await waiting).toBe(true);
       const started = Date.now();
-      await stopFlags.wait(runId, new AbortController().signal);
+      expect(await stopFlags.wait(runId, new AbortController().signal)).toBe(true);
       expect(Date.now() - started).toBeLessThan(1_000);
     });
 
-    it('returns from wait when its signal aborts, leaving the flag down', async () => {
+    it('returns false from wait when its signal aborts, leaving the flag down', async () => {
       const { stopFlags } = await fresh();
       const runId = newRunId();
       const abort = new AbortController();
       const waiting = stopFlags.wait(runId, abort.signal);
       await sleep(100);
       abort.abort();
-      await expect(waiting).resolves.toBeUndefined();
+      await expect(waiting).resolves.toBe(false);
       expect(await stopFlags.isRaised(runId)).toBe(false);
     });
   });

@@ -1,4 +1,4 @@
-import { sleep, type Clock, type RunDoc, type StopFlags } from '@leadfinder/platform';
+import type { Clock, RunDoc, StopFlags } from '@leadfinder/platform';
 import { RunDeadlineError, StopRequestedError } from './run-end.js';
 
 /**
@@ -23,9 +23,8 @@ export class RunSignals {
   /** Starts watching the run's stop flag and arms its deadline (by `clock`). */
   watch(run: RunDoc, stops: StopFlags, clock: Clock): void {
     const watchSignal = AbortSignal.any([this.watching.signal, this.signal]);
-    // wait() also resolves when its signal aborts or the flags close, so confirm the flag is really up.
+    // wait() says whether the flag went up; a read after it could still miss the raise it saw (see StopFlags.wait).
     stops.wait(run.id, watchSignal)
-      .then(() => confirmRaised(stops, run.id, watchSignal))
       .then((raised) => { if (raised) this.stopCtl.abort(new StopRequestedError(run.id)); }, () => undefined);
     this.deadlineTimer = setTimeout(
       () => this.deadlineCtl.abort(new RunDeadlineError(run.id, run.deadlineAt)),
@@ -48,19 +47,4 @@ export class RunSignals {
     clearTimeout(this.deadlineTimer);
     this.watching.abort();
   }
-}
-
-/**
- * Whether the flag is up, read after wait() returned. A failed read is tried again until the watch ends:
- * giving up would lose the user's stop, and the run would go on to its target or deadline.
- */
-async function confirmRaised(stops: StopFlags, runId: string, watching: AbortSignal): Promise<boolean> {
-  for (let pauseMs = 50; !watching.aborted; pauseMs = Math.min(2 * pauseMs, 1000)) {
-    try {
-      return await stops.isRaised(runId);
-    } catch {
-      await sleep(pauseMs, watching).catch(() => undefined);
-    }
-  }
-  return false;
 }

@@ -33,7 +33,10 @@ export interface StopFlags {
   /** Raise the run's stop flag; raising twice is harmless. */
   raise(runId: string): Promise<void>;
   isRaised(runId: string): Promise<boolean>;
-  /** Resolves when the flag is raised (at once if already), or when `signal` aborts. */
-  wait(runId: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves true when the flag is raised (at once if it already was), false when `signal` aborts or the
+   * flags close first. The answer is the wait's own: a raise seen as it happens may not be readable yet.
+   */
+  wait(runId: string, signal: AbortSignal): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -162,15 +162,16 @@ class InProcessStopFlags implements StopFlags {
     return this.raised.has(runId);
   }
 
-  wait(runId: string, signal: AbortSignal): Promise<void> {
+  wait(runId: string, signal: AbortSignal): Promise<boolean> {
     return new Promise((resolve) => {
-      if (this.raised.has(runId) || signal.aborted) return resolve();
+      if (this.raised.has(runId)) return resolve(true);
+      if (signal.aborted) return resolve(false);
       let set = this.waiters.get(runId);
       if (!set) this.waiters.set(runId, (set = new Set()));
       const done = () => {
         set.delete(done);
         signal.removeEventListener('abort', done);
-        resolve();
+        resolve(this.raised.has(runId));
       };
       set.add(done);
       signal.addEventListener('abort', done, { once: true });

@@ -1,5 +1,6 @@
 import { Kvm, type KV } from '@nats-io/kv';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import { sleep } from '../../context.js';
 import { InvalidArgumentError } from '../../errors.js';
 import type { StopFlags } from '../../ports/work-queue.js';
 import type { NatsWorkOptions } from './work-options.js';
@@ -26,7 +27,7 @@ export async function createNatsStopFlags(options: NatsWorkOptions): Promise<Sto
 class NatsStopFlags implements StopFlags {
   private readonly closing = new AbortController();
   /** Waits in progress, each told to read its flag again after a reconnect. */
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Set<() => Promise<void>>();
 
   constructor(private readonly kv: KV, private readonly nc: NatsConnection, private readonly bucket: string) {
     void this.recheckOnReconnect();
@@ -41,25 +42,35 @@ class NatsStopFlags implements StopFlags {
     return entry !== null && entry.operation === 'PUT';
   }
 
-  async wait(runId: string, signal: AbortSignal): Promise<void> {
+  async wait(runId: string, signal: AbortSignal): Promise<boolean> {
     const stop = AbortSignal.any([signal, this.closing.signal]);
-    if (stop.aborted) return;
+    if (stop.aborted) return false;
     const sub: Subscription = this.nc.subscribe(`$KV.${this.bucket}.${key(runId)}`);
-    const raised = new Promise<void>((resolve) => {
-      const check = () => {
-        this.isRaised(runId).then((yes) => { if (yes) resolve(); }, () => undefined);
+    const raised = new Promise<boolean>((resolve) => {
+      // The current value, read until a read succeeds or the wait ends: a failed read could be the raise.
+      const check = async () => {
+        for (let pauseMs = 50; !stop.aborted; pauseMs = Math.min(2 * pauseMs, 1000)) {
+          try {
+            if (await this.isRaised(runId)) resolve(true);
+            return;
+          } catch {
+            await sleep(pauseMs, stop).catch(() => undefined);
+          }
+        }
       };
       this.waiters.add(check);
       void sub.closed.finally(() => this.waiters.delete(check));
+      // The message is the proof: core delivery can run ahead of the stream's write, so a read made on
+      // receiving it may not find the flag yet.
       void (async () => {
-        for await (const msg of sub) if (isPut(msg)) return resolve();
+        for await (const msg of sub) if (isPut(msg)) return resolve(true);
       })().catch(() => undefined);
       // Registered with the server before the value is read, so no raise falls between the two.
       this.nc.flush().then(check, () => undefined);
     });
-    const aborted = new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
+    const aborted = new Promise<boolean>((resolve) => stop.addEventListener('abort', () => resolve(false), { once: true }));
     try {
-      await Promise.race([raised, aborted]);
+      return await Promise.race([raised, aborted]);
     } finally {
       sub.unsubscribe();
     }
@@ -74,7 +85,7 @@ class NatsStopFlags implements StopFlags {
     this.closing.signal.addEventListener('abort', () => (statuses as { stop?: () => void }).stop?.(), { once: true });
     for await (const status of statuses) {
       if (this.closing.signal.aborted) return;
-      if (status.type === 'reconnect') for (const check of this.waiters) check();
+      if (status.type === 'reconnect') for (const check of this.waiters) void check();
     }
   }
 }
