@@ -208,9 +208,30 @@ function coordinatesOf(place: { name: string; country?: string; state?: string }
   return row && row.lat !== undefined && row.lng !== undefined ? { lat: row.lat, lng: row.lng } : null;
 }
 
+/**
+ * The metropolitan area around a city: the named area it is the core of ("Bay Area" for San Francisco), else
+ * "Greater X" (the towns within METRO_RADIUS_KM). Null where the gazetteer has no coordinates to draw it by.
+ */
+function metroAreaOf(city: Place): Place | null {
+  if (!coordinatesOf(city)) return null;
+  const named = NAMED_AREAS.find((a) => norm(a.core.name) === norm(city.name) && a.core.country === city.country);
+  if (named) return areaPlace(named.names[0]!);
+  const area: Place = { ...city, name: `Greater ${city.name}` };
+  return isArea(area) ? area : null;
+}
+
 /** True when the place is a metropolitan area ("Bay Area", "Greater London"), not a city of its own. */
 export function isArea(place: Place): boolean {
   return place.level === 'city' && place.country !== undefined && areaByName(place.name) !== null;
+}
+
+/** The article a place name is said with: "the United States", "the Netherlands", "the Bay Area"; "Greater London" has none. */
+export function theFor(place: Place): string {
+  if (isArea(place)) return /^greater\b/i.test(place.name) ? '' : 'the ';
+  // A part of a country ("the West Coast", "the Midwest") takes the article; "New England" does not.
+  if (place.level === 'region' && place.country) return /^New\b/.test(place.name) ? '' : 'the ';
+  if (place.level === 'region') return /^(?:Middle East|Caribbean|Nordics)/.test(place.name) ? 'the ' : '';
+  return place.level === 'country' && /^(United|Netherlands|Philippines)/.test(place.name) ? 'the ' : '';
 }
 
 /** The city at an area's core ("San Francisco" for the Bay Area): pages name it, searches may too. */
@@ -428,9 +449,14 @@ export function mainCountriesWithin(place: Place, n: number): string[] {
   return ranked.slice(0, n);
 }
 
-/** One step wider: city → its state (or country), state → country, country → continent, continent → nothing. */
+/**
+ * One step wider: city → its metropolitan area, area → its state (or country), state → country, country →
+ * continent, continent → nothing. The area is the slight step: Santa Monica for Los Angeles, not San Francisco.
+ */
 export function widerPlace(place: Place): Place | null {
   if (place.level === 'city' && place.country) {
+    const metro = isArea(place) ? null : metroAreaOf(place);
+    if (metro) return metro;
     // Cities of small countries sit in nominal states; widen straight to the country there.
     const states = gazetteer().statesOfCountry(place.country).length;
     return place.state && states > 0 && place.country === 'US' ? statePlace(place.country, place.state) : countryPlace(place.country);

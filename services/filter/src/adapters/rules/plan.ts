@@ -3,7 +3,7 @@ import type { DateRange, EntityType, FunnelFilter, ResearchPlan, SiteScope } fro
 import { daysBack, describeRange, isoDay, OPEN_START, readPeriod, searchYear, unclearPeriodMessage } from '../../domain/dates.js';
 import { detectEntityType, TYPE_NOUNS } from '../../domain/entity-types.js';
 import { anyFormTitle, cohortTitle, FORM_TITLES, NOT_FORM_TITLES, readConstraints, sizeTitle, type TypedConstraints } from '../../domain/constraints.js';
-import { areaCore, bornPlaceBefore, findPlace, isArea, isPlaceWord, knownPlace, placeBeside, placeContains, mainCountriesWithin, placeNames, regionsOutside, type Place } from '../../domain/places.js';
+import { areaCore, bornPlaceBefore, findPlace, isPlaceWord, knownPlace, placeBeside, placeContains, mainCountriesWithin, placeNames, regionsOutside, theFor, type Place } from '../../domain/places.js';
 import { parseSites, steerByPageTypes } from '../../domain/sites.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { isKnownTerm, splitTerms, synonymGroup } from '../../domain/synonyms.js';
@@ -408,16 +408,6 @@ function kindOf(text: string, range: DateRange | null, now: Date): { type: Entit
   const yearAgo = isoDay(daysBack(now, 365));
   const recent = range !== null && range.from !== OPEN_START && range.from >= yearAgo;
   return { type: recent ? 'news' : 'paper', noun: bare[1]!.toLowerCase() };
-}
-
-/** "the United States", "the Netherlands": country names said with the article. */
-function theFor(place: Place): string {
-  // "the Bay Area", "the Boston area"; "Greater London" has none.
-  if (isArea(place)) return /^greater\b/i.test(place.name) ? '' : 'the ';
-  // A part of a country ("the West Coast", "the Midwest") takes the article; "New England" does not.
-  if (place.level === 'region' && place.country) return /^New\b/.test(place.name) ? '' : 'the ';
-  if (place.level === 'region') return /^(?:Middle East|Caribbean|Nordics)/.test(place.name) ? 'the ' : '';
-  return place.level === 'country' && /^(United|Netherlands|Philippines)/.test(place.name) ? 'the ' : '';
 }
 
 function filter(index: number, title: string, criterion: string, spec: FilterSpec): FunnelFilter {

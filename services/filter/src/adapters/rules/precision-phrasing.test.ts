@@ -261,13 +261,17 @@ describe('what a page leaves open is unclear, not ruled out', () => {
 });
 
 describe('relaxing a place stops at its country', () => {
-  it('"who worked in the UK", "in the Nordics": no loosening to a continent; a city still widens to its country', async () => {
+  it('"who worked in the UK", "in the Nordics": no loosening to a continent; a city widens to its metropolitan area', async () => {
     for (const query of ['Nobel laureates in chemistry who worked in the UK', 'laureates working in the Nordics']) {
       const place = (await plan(query)).filters.find((f) => f.title.startsWith('Based in'))!;
       expect(relaxFilter(place, new Date(NOW)), query).toBeNull();
     }
     const city = (await plan('fintech startups in Berlin')).filters.find((f) => f.title.startsWith('Based in'))!;
-    expect(relaxFilter(city, new Date(NOW))?.title).toBe('Based in Germany');
+    expect(relaxFilter(city, new Date(NOW))?.title).toBe('Based in Greater Berlin');
+    const la = (await plan('consumer companies in Los Angeles')).filters.find((f) => f.title.startsWith('Based in'))!;
+    expect(relaxFilter(la, new Date(NOW))?.title).toBe('Based in Greater Los Angeles');
+    const sf = (await plan('fintech startups in San Francisco')).filters.find((f) => f.title.startsWith('Based in'))!;
+    expect(relaxFilter(sf, new Date(NOW))?.title).toBe('Based in the Bay Area');
   });
 });
 

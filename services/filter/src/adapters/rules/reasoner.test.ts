@@ -21,6 +21,10 @@ const oldRound = page('https://berlin-startup-news.example/velix', 'Velix raises
   'Velix raises seed funding',
   'Velix, a Berlin-based AI startup, announced on 9 May 2023 that it has raised a €1 million seed round led by Granite Capital.',
 ]);
+const potsdam = page('https://brandenburg-startups.example/lumora', 'Lumora raises seed funding', '2025-12-01', [
+  'Lumora raises seed funding',
+  'Lumora, a Potsdam-based AI startup, has raised a €2 million seed round led by Copper Partners.',
+]);
 const munich = page('https://munich-startup-news.example/quantiq', 'Quantiq raises seed funding', '2025-12-01', [
   'Quantiq raises seed funding',
   'Quantiq, a Munich-based AI startup, has raised a €3 million seed round led by Copper Partners.',
@@ -153,7 +157,7 @@ describe('verifying filters', () => {
 });
 
 describe('relaxing a filter that keeps almost nobody', () => {
-  it('widens a city to its country, then gives up (a continent is no slight loosening of a country)', async () => {
+  it('widens a city to its metropolitan area, then to its country, then gives up (a continent is no slight loosening of a country)', async () => {
     const plan = await demoPlan();
     let f: FunnelFilter | null = plan.filters[1]!;
     const titles: string[] = [];
@@ -161,14 +165,21 @@ describe('relaxing a filter that keeps almost nobody', () => {
       f = (await reasoner.relax({ plan, filter: f }, { signal })).filter;
       if (f) titles.push(f.title);
     }
-    expect(titles).toEqual(['Based in Germany']);
+    expect(titles).toEqual(['Based in Greater Berlin', 'Based in Germany']);
   });
-  it('lets a Munich startup through once Berlin is widened to Germany', async () => {
+  it('lets a Potsdam startup through once Berlin is widened to Greater Berlin, and a Munich one only at Germany', async () => {
     const plan = await demoPlan();
     const loosened = (await reasoner.relax({ plan, filter: plan.filters[1]! }, { signal })).filter!;
     expect(loosened.relaxed).toBe(true);
-    const [c] = (await reasoner.extract({ plan, page: munich, round: 1 }, { signal })).candidates;
-    expect((await reasoner.verify({ plan, filter: loosened, candidate: c!, pages: [munich] }, { signal })).verdict.pass).toBe(true);
+    const verdict = async (filter: FunnelFilter, from: FetchedPage) => {
+      const [c] = (await reasoner.extract({ plan, page: from, round: 1 }, { signal })).candidates;
+      return (await reasoner.verify({ plan, filter, candidate: c!, pages: [from] }, { signal })).verdict.pass;
+    };
+    expect(await verdict(plan.filters[1]!, potsdam)).toBe(false);
+    expect(await verdict(loosened, potsdam)).toBe(true);
+    expect(await verdict(loosened, munich)).toBe(false);
+    const country = (await reasoner.relax({ plan, filter: loosened }, { signal })).filter!;
+    expect(await verdict(country, munich)).toBe(true);
   });
   it('widens the event date range by half first, then accepts any funding round instead of the stage', async () => {
     const plan = await demoPlan();

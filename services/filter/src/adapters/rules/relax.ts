@@ -1,6 +1,6 @@
 import type { FunnelFilter } from '@leadfinder/wire';
 import { widenRange } from '../../domain/dates.js';
-import { placeNames, widerPlace } from '../../domain/places.js';
+import { placeNames, theFor, widerPlace } from '../../domain/places.js';
 import { specOf, specRecord, type FilterSpec } from '../../domain/spec.js';
 import { broaderGroup } from '../../domain/synonyms.js';
 
@@ -13,7 +13,7 @@ import { broaderGroup } from '../../domain/synonyms.js';
  * loosened filter once per filter per run, re-checks the candidates that filter rejected, and marks
  * the rows that needed it (`relaxed`).
  *
- * Steps: a place widens to its country (never to a continent); an event first gets its date range widened
+ * Steps: a city widens to its metropolitan area, an area or a state to its country (never to a continent); an event first gets its date range widened
  * by 50 % (not a window set by calendar years, which is the question itself), then a funding stage ("Series A", "seed") becomes any funding round, then a sector term
  * gains broader synonyms; a period widens by 50 %; a type filter broadens its sector terms.
  */
@@ -71,7 +71,7 @@ function loosen(spec: FilterSpec, now: Date): Step | null {
       return {
         spec: { kind: 'location', place: wider, names: placeNames(wider), steps: spec.steps + 1, ...(birth ? { relation: 'birth' as const } : {}) },
         note: `${spec.place.name} widened to ${wider.name}`,
-        title: `${birth ? 'Born' : 'Based'} in ${wider.name}`,
+        title: `${birth ? 'Born' : 'Based'} in ${theFor(wider)}${wider.name}`,
       };
     }
     case 'event': {

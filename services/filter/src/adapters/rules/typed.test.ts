@@ -160,9 +160,11 @@ describe('typed verification against the page model', () => {
     expect(unclearVerdict).toMatchObject({ outcome: 'unclear', pass: false });
   });
 
-  it('marks Berlin ⊂ Germany as inferred after the place is loosened, and says what was inferred', async () => {
+  it('marks Berlin ⊂ Germany as inferred after the place is loosened to the country, and says what was inferred', async () => {
     const p = await plan('AI startups in Hamburg');
-    const loosened = (await reasoner.relax({ plan: p, filter: p.filters[1]! }, { signal })).filter!;
+    const metro = (await reasoner.relax({ plan: p, filter: p.filters[1]! }, { signal })).filter!;
+    expect(metro.title).toBe('Based in Greater Hamburg');
+    const loosened = (await reasoner.relax({ plan: p, filter: metro }, { signal })).filter!;
     expect(loosened.title).toBe('Based in Germany');
     const page: FetchedPage = {
       url: 'https://news.example/lumora', finalUrl: 'https://news.example/lumora', status: 200, contentType: 'text/html',
