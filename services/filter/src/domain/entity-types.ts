@@ -44,6 +44,8 @@ export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
 
 /** Person nouns that say no profession: the rest of the query decides which kind of person. */
 const WEAK_PERSON_NOUNS: ReadonlySet<string> = new Set(['people', 'person', 'women', 'woman', 'men', 'individual', 'expert', 'leader', 'pioneer']);
+/** Words after a person noun that make it a modifier ("women-led", "people-first", "women-founded"), by light stem. */
+const PERSON_AS_MODIFIER: ReadonlySet<string> = new Set(['led', 'own', 'owned', 'run', 'found', 'founded', 'back', 'backed', 'focus', 'focused', 'first', 'centric', 'centered']);
 const RESEARCH_CONTEXT = /\b(?:nobel|research(?:ers?)?|scien(?:ce|tists?)|professors?|universit(?:y|ies)|phd|academi[ac]s?|laureates?)\b/i;
 
 /** Multi-word sector names whose words include a kind noun ("developer tools", "consumer electronics"). */
@@ -80,6 +82,8 @@ export function typeCues(text: string): TypeCue[] {
     for (const noun of TYPE_NOUNS[type]) {
       const needle = lightStems(noun);
       for (let i = 0; i + needle.length <= words.length; i++) {
+        // "women-led startups", "veteran-owned businesses": a person noun that says who leads or owns names no kind.
+        if (WEAK_PERSON_NOUNS.has(noun) && PERSON_AS_MODIFIER.has(words[i + needle.length] ?? '')) continue;
         if (needle.every((n, j) => words[i + j] === n) && !needle.every((_n, j) => inSector.has(i + j))) cues.push({ type, noun, at: i });
       }
     }

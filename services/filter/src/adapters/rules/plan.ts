@@ -24,6 +24,20 @@ const PRAISE_WORDS = new RegExp(`(?<![\\w-])(?:${PRAISE.join('|')})(?![\\w-])\\s
 const PRIZE_OF_YEAR = /\b(?:(behind|for|of|from|(?:that|which|who)\s+(?:led\s+to|earned|won|received|shared)|led\s+to|won|received|shared|cited\s+(?:for|by|in)|recogni[sz]ed\s+(?:by|with|in))\s+)?(?:the\s+|a\s+)?((?:19|20)\d{2})\s+((?:\p{Lu}[\p{L}]*\s+){0,3}[Pp]rize(?:\s+in\s+\p{Lu}[\p{L}]*(?:\s+\p{Lu}[\p{L}]*)?)?)/u;
 
 /** A year before a prize's winners ("2005 Nobel Prize winners", "2012 Nobel laureates in physics"): year, prize name, noun, rest. */
+/**
+ * A funding stage said before the kind ("Series A fintech startups in Berlin", "seed-stage AI startups"): the
+ * round they raised, not a kind of company. Plain "seed" stays a word ("seed companies" sell seeds).
+ */
+const STAGE_BEFORE_KIND = /^(series\s+[a-h]|pre-?seed|seed)(?:[- ]stage|(?<=series\s+[a-h]|pre-?seed))\s+(.+)$/i;
+
+/** "Series A fintech startups in Berlin" → "fintech startups in Berlin that raised a Series A", unless an event is said already. */
+function stageAsEvent(text: string): string {
+  const stage = STAGE_BEFORE_KIND.exec(text);
+  if (!stage || tokens(stage[2]!).some((w) => EVENT_START.has(w))) return text;
+  const round = /^series/i.test(stage[1]!) ? `a Series ${stage[1]!.slice(-1).toUpperCase()}` : /^pre/i.test(stage[1]!) ? 'a pre-seed round' : 'a seed round';
+  return `${stage[2]} that raised ${round}`;
+}
+
 const WINNERS_OF_YEAR = /^((?:19|20)\d{2})\s+((?:(?!(?:Prize|Award|Medal)\b)\p{Lu}[\p{L}]*\s+){1,3})(?:[Pp]rize\s+)?(winners?|laureates?|recipients?|awardees?|honou?rees?)\b(.*)$/u;
 
 /** Words that start the clause about something that happened ("that raised …", "published in 2024"). */
@@ -125,7 +139,8 @@ function singularHead(head: string, noun: string | null): string {
   const byNoun = nounStem ? words.findIndex((w) => /s$/i.test(w) && lightStem(tokens(w)[0] ?? '') === nounStem) : -1;
   const at = byNoun >= 0 ? byNoun : words.findIndex(isKindNoun);
   if (at >= 0) words[at] = singularWord(words[at]!);
-  return words.join(' ');
+  // "women founders", "women in AI": one of them is a woman founder, a woman in AI (not "led by a woman" after the noun).
+  return words.map((w, i) => (/^(?:wo)?men$/i.test(w) && (at < 0 || i <= at) ? w.replace(/en$/i, 'an') : w)).join(' ');
 }
 
 function capitalise(s: string): string {
@@ -236,7 +251,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   });
   // Typed constraints first: "founded in the Winter 2012 batch" must not be read as a period.
   const typed = readConstraints(text);
-  text = tidy(typed.rest);
+  text = stageAsEvent(tidy(typed.rest));
   text = leadingYearAsPeriod(text, now);
   // The period and any period-like words no rule reads leave the text, so no criterion half-quotes them.
   const reading = readPeriod(text, now);

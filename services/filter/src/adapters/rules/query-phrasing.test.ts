@@ -689,3 +689,32 @@ describe("HQ'd in", () => {
     expect(JSON.stringify(p.filters[0]!.spec.groups)).not.toMatch(/hq|"d"/i);
   });
 });
+
+describe('who leads a company is no kind', () => {
+  it('"women-led health startups" asks for companies, "women founders" for people (a woman founder, in the title)', async () => {
+    for (const query of ['women-led health startups', 'veteran-owned businesses in Texas', 'people-first companies']) {
+      expect((await plan(query)).entityType, query).toBe('company');
+    }
+    const founders = await plan('women founders in fintech');
+    expect(founders.entityType).toBe('professional');
+    expect(founders.filters[0]!.title).toBe('Is a woman founder in fintech');
+    expect((await plan('companies led by women')).filters[0]!.title).toBe('Is a company led by women');
+  });
+});
+
+describe('a funding stage said before the kind', () => {
+  it('"Series A fintech startups in Berlin" is the round they raised: a profile\'s Series A passes, its seed round does not', async () => {
+    const p = await plan('Series A fintech startups in Berlin');
+    expect(p.filters.map((f) => f.title)).toEqual(['Is a fintech startup', 'Based in Berlin', 'Raised a Series A']);
+    const seriesA = bareProfile('startupindex.example', 'Finbolt', [fact('Industry', 'Fintech'), fact('Location', 'Berlin, Germany'), fact('Funding', 'Series A, €12 million (2025)')]);
+    const seed = bareProfile('startupindex.example', 'Paylark', [fact('Industry', 'Fintech'), fact('Location', 'Berlin, Germany'), fact('Funding', 'Seed round, €2 million (2025)')]);
+    expect(await planOutcomes(p, seriesA)).toEqual(['yes', 'yes', 'yes']);
+    expect((await planOutcomes(p, seed))[2]).not.toBe('yes');
+  });
+
+  it('"seed-stage" and "pre-seed" are rounds too; plain "seed companies" sell seeds', async () => {
+    expect((await plan('seed-stage AI startups')).filters.map((f) => f.title)).toEqual(['Is an AI startup', 'Raised a seed round']);
+    expect((await plan('pre-seed startups in London')).filters.at(-1)!.title).toBe('Raised a pre-seed round');
+    expect((await plan('seed companies in Iowa')).filters.map((f) => f.title)).toEqual(['Is a seed company', 'Based in Iowa']);
+  });
+});

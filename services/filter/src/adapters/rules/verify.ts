@@ -990,6 +990,8 @@ const FOUNDING_ALIKE_LABEL = /\bfoundation\b|\binception\b|^(?:year )?started$|^
 /** The words of an award said alone ("awarded", "honoured", "won"). */
 const AWARDED_WORDS = /^(?:award(?:ed)?|honou?red|won|win|recogni[sz]ed)$/i;
 /** Labels under which a profile gives someone's awards. */
+/** A profile's funding fact ("Funding stage: Series A", "Last round: Seed"): the round it names was raised. */
+const FUNDING_LABEL = /^(?:(?:last|latest|most recent|current)\s+)?(?:funding(?:\s+(?:stage|round|status))?|(?:investment\s+)?stage|round|series)$/i;
 const AWARD_LABEL = /\b(?:awards?|prizes?|honou?rs?|laureate(?: of)?|recognition|distinctions?)\b/i;
 /** A prize given, whatever the verb: "shared the 2014 Nobel Prize", "won the Nobel Prize in Physics in 2014". */
 const PRIZE_GIVEN = /\b(?:shared|won|wins|received|receives|awarded|honou?red with|recipient of)\b[^.;]{0,40}?\b(?:[Pp]rize|[Aa]ward|[Mm]edal)\b/;
@@ -1052,6 +1054,12 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
     ? evidence.filter((e) => e.fact && e.ownFact && LAUNCH_LABEL.test(e.fact.label) && !matching.includes(e))
     : [];
   if (foundingQuery) matching.push(...evidence.filter((e) => e.fact && FOUNDING_ALIKE_LABEL.test(e.fact.label.trim()) && !matching.includes(e)));
+  // "raised a Series A": a funding fact of its own states the round though it prints no "raised".
+  const raisedGroup = spec.groups.find((g) => g.includes('raised'));
+  if (raisedGroup && spec.groups.length > 1) {
+    const round = spec.groups.filter((g) => g !== raisedGroup);
+    matching.push(...evidence.filter((e) => e.fact && e.ownFact && FUNDING_LABEL.test(e.fact.label.trim()) && round.every((g) => groupMatches(wordsOf(e), g)) && !matching.includes(e)));
+  }
   // "laureates awarded after 2012", "scientists honoured in 2014": the award said alone is what an award
   // fact of theirs states ("Prize: Nobel Prize in Physics 2014", "Honours: …"), though it prints no "awarded".
   const awardQuery = spec.groups.length === 1 && spec.groups[0]!.every((t) => AWARDED_WORDS.test(t));
