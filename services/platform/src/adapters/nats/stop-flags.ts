@@ -46,10 +46,11 @@ class NatsStopFlags implements StopFlags {
     const stop = AbortSignal.any([signal, this.closing.signal]);
     if (stop.aborted) return false;
     const sub: Subscription = this.nc.subscribe(`$KV.${this.bucket}.${key(runId)}`);
+    let settled = false;
     const raised = new Promise<boolean>((resolve) => {
       // The current value, read until a read succeeds or the wait ends: a failed read could be the raise.
       const check = async () => {
-        for (let pauseMs = 50; !stop.aborted; pauseMs = Math.min(2 * pauseMs, 1000)) {
+        for (let pauseMs = 50; !stop.aborted && !settled; pauseMs = Math.min(2 * pauseMs, 1000)) {
           try {
             if (await this.isRaised(runId)) resolve(true);
             return;
@@ -72,6 +73,7 @@ class NatsStopFlags implements StopFlags {
     try {
       return await Promise.race([raised, aborted]);
     } finally {
+      settled = true;
       sub.unsubscribe();
     }
   }
