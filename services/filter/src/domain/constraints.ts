@@ -45,7 +45,7 @@ export interface TypedConstraints {
 
 const FORM_PATTERNS: [OrgForm, RegExp][] = [
   ['nonprofit', /\b(?:that are |which are |are )?(?:non[- ]?profits?|not[- ]for[- ]profits?|charit(?:y|ies|able)|ngos?)\b(?:\s+organi[sz]ations?)?/i],
-  ['public', /\b(?:that (?:are|went|have gone) |which (?:are|went) |are |went )?(?:publicly[- ](?:traded|listed)|public(?=\s+(?:[A-Za-z-]+\s+){0,2}?(?:companies|company|firms|startups|corporations))|listed(?=\s+(?:[A-Za-z-]+\s+){0,2}?(?:companies|company|firms|startups|corporations))|gone public|went public|(?:listed|trading) on (?:the )?(?:stock (?:exchange|market)|nasdaq|nyse)|ipo'?(?:e?d)|that (?:had|have had) an ipo)\b/i],
+  ['public', /\b(?:that (?:are|went|have gone) |which (?:are|went) |are |went )?(?:(?<=\b(?:are|is) )(?:now |currently )?public(?=\s*(?:$|,|\band\b|\bor\b))|publicly[- ](?:traded|listed)|public(?=\s+(?:[A-Za-z-]+\s+){0,2}?(?:companies|company|firms|startups|corporations))|listed(?=\s+(?:[A-Za-z-]+\s+){0,2}?(?:companies|company|firms|startups|corporations))|gone public|went public|(?:listed|trading) on (?:the )?(?:stock (?:exchange|market)|nasdaq|nyse)|ipo'?(?:e?d)|that (?:had|have had) an ipo)\b/i],
   ['acquired', /\b(?:that (?:were|was|have been|got) |which (?:were|have been) |were |been |got )?(?:acquired|bought(?: out)?)(?:\s+by\s+(?:another|a larger|other)\s+compan(?:y|ies))?\b/i],
   ['inactive', /\b(?:that (?:have |has |are |is )?|which (?:have |are )?)?(?:shut down|shuttered|closed down|closed (?:their|its) doors|went under|(?:went |gone )?out of business|ceased operations|(?:are |is )?no longer (?:operating|active|in business|around)|(?:are |is )?(?:now )?(?:inactive|defunct|dead))\b/i],
   ['active', /\b(?:that are |which are |are )?(?:still (?:active|operating|running)|active|currently operating)\b(?!\s+(?:in|on))/i],
@@ -142,6 +142,9 @@ const NEGATION_BEFORE = /(?:\b(?:that|which|who)\s+)?(?:(?:\b(?:have|has|had|are
 /** "for-profit companies", "for profit healthcare startups": a nonprofit ruled out (never "not-for-profit"). */
 const FOR_PROFIT = /(?<!\bnot[- ])\bfor[- ]profits?\b/i;
 
+/** "private companies", "YC companies that are still private": not publicly traded ("private equity firms" are a sector). */
+const PRIVATE = /\b(?:(?:that|which)\s+)?(?:(?:are|is)\s+)?(?:still\s+|now\s+)?(?:private(?:ly[- ](?:held|owned))?(?=\s*(?:$|,|\band\b|\bor\b))|private(?=\s+(?:companies|company|firms|startups|businesses)\b)|privately[- ](?:held|owned))/i;
+
 /** "B2B startups that exited", "companies that have had an exit": acquired or listed, either will do. */
 const EXITED = /\b(?:(?:that|which)\s+)?(?:(?:have|has|had)\s+)?(?:exited|had an exit|successfully exited)\b/i;
 
@@ -162,6 +165,11 @@ export function readConstraints(query: string): TypedConstraints {
   if (exited) {
     anyForms.push(['acquired', 'public']);
     rest = cut(rest, exited.index, exited.index + exited[0].length);
+  }
+  const privately = PRIVATE.exec(rest);
+  if (privately) {
+    notForms.push('public');
+    rest = cut(rest, privately.index, privately.index + privately[0].length);
   }
   const forProfit = FOR_PROFIT.exec(rest);
   if (forProfit) {

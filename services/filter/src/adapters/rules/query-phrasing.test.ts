@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FetchedPage, PageFact } from '@leadfinder/wire';
-import { bareProfile, plan, planOutcomes, reasoner, signal } from './fact-page-testing.js';
+import { bareProfile, outcomes, plan, planOutcomes, reasoner, signal } from './fact-page-testing.js';
 
 /**
  * Ways people phrase a query that the planner must read as they mean it: "or" as any-of, and places said
@@ -716,5 +716,22 @@ describe('a funding stage said before the kind', () => {
     expect((await plan('seed-stage AI startups')).filters.map((f) => f.title)).toEqual(['Is an AI startup', 'Raised a seed round']);
     expect((await plan('pre-seed startups in London')).filters.at(-1)!.title).toBe('Raised a pre-seed round');
     expect((await plan('seed companies in Iowa')).filters.map((f) => f.title)).toEqual(['Is a seed company', 'Based in Iowa']);
+  });
+});
+
+describe('public and private said as what a company is now', () => {
+  it('"that are now public" is publicly traded, "still private" and "private companies" are not; "private equity" stays a sector', async () => {
+    const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
+    expect(await titles('YC companies that are now public')).toEqual(['Is a company', 'Is publicly traded', 'Went through Y Combinator']);
+    expect(await titles('companies that are public and hiring')).toEqual(['Is a company', 'Is publicly traded', 'Is hiring']);
+    expect(await titles('YC companies that are still private')).toEqual(['Is a company', 'Is not publicly traded', 'Went through Y Combinator']);
+    expect(await titles('private companies in Germany')).toEqual(['Is a company', 'Based in Germany', 'Is not publicly traded']);
+    expect(await titles('private equity firms in London')).toEqual(['Is a private equity firm', 'Based in London']);
+  });
+
+  it('a profile that says "Privately Held" passes "still private" and fails "now public"', async () => {
+    const held = bareProfile('companyregister.example', 'Lumora', [fact('Industry', 'Software'), fact('Ownership Status', 'Privately Held')]);
+    expect((await outcomes('companies that are still private', held))[1]).toBe('yes');
+    expect((await outcomes('companies that are now public', held))[1]).toBe('no');
   });
 });

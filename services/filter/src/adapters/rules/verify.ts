@@ -658,7 +658,7 @@ const FORM_VALUE: Record<OrgForm, RegExp> = {
   active: /^(active|operating)\b/i,
 };
 /** Status values that answer "which form" and so can rule one out. */
-const ANY_STATUS = /^(active|acquired|public|inactive|operating|defunct|closed|private|ipo|out of business)\b/i;
+const ANY_STATUS = /^(active|acquired|public|inactive|operating|defunct|closed|private|privately held|ipo|out of business)\b/i;
 const FORM_SENTENCE: Record<OrgForm, RegExp | null> = {
   nonprofit: /\b(?:non[- ]?profit|not-for-profit|501\(c\)\(3\)|charitable organi[sz]ation|registered charity)\b/i,
   // "Its shares trade on a public stock exchange", "now a public company": said in plain words too.
@@ -743,7 +743,7 @@ function verifyForm(filter: FunnelFilter, form: OrgForm, candidate: Candidate, e
     }
   }
   // "Status: Private" says who owns it, not whether it still runs.
-  const status = facts.find((e) => /status|stage/i.test(e.fact!.label) && ANY_STATUS.test(e.fact!.value) && !(form === 'active' && /^private\b/i.test(e.fact!.value.trim())));
+  const status = facts.find((e) => /status|stage/i.test(e.fact!.label) && ANY_STATUS.test(e.fact!.value) && !(form === 'active' && /^private(?:ly)?\b/i.test(e.fact!.value.trim())));
   if (status && form !== 'nonprofit') return fail(filter, candidate, `its status is “${status.fact!.value}”.`, [status]);
   const forProfit = form === 'nonprofit' ? facts.find((e) => STATUS_LABEL.test(e.fact!.label) && FOR_PROFIT.test(e.fact!.value.trim())) : undefined;
   if (forProfit) return fail(filter, candidate, `its legal form is “${forProfit.fact!.value}”.`, [forProfit]);
