@@ -134,6 +134,8 @@ export function detectEntityType(query: string): { type: EntityType; noun: strin
     return { type: 'researcher', noun: /\b(winners?|recipients?|honou?rees?|awardees?)\b/i.exec(query)![1]!.toLowerCase() };
   }
   if (!first) return { type: 'company', noun: null };
+  // "marketplaces for freelancers", "software for doctors": the people after "for" are whom it serves, not the kind.
+  if (first.at > 1 && lightStems(query)[first.at - 1] === 'for' && !cues.some((c) => c.at < first.at)) return { type: 'company', noun: null };
   // "women who won the Nobel prize", "people at Stanford who won a Nobel": a plain person noun with a
   // research prize or a research word asks for researchers.
   if (first.type === 'professional' && WEAK_PERSON_NOUNS.has(first.noun) && RESEARCH_CONTEXT.test(query)) return { type: 'researcher', noun: first.noun };

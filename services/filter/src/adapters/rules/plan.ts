@@ -137,7 +137,10 @@ function singularHead(head: string, noun: string | null): string {
   const nounStem = noun ? lightStems(noun).at(-1) : undefined;
   const isKindNoun = (w: string) => /s$/i.test(w) && KIND_NOUN_STEMS.has(lightStem(tokens(w)[0] ?? ''));
   const byNoun = nounStem ? words.findIndex((w) => /s$/i.test(w) && lightStem(tokens(w)[0] ?? '') === nounStem) : -1;
-  const at = byNoun >= 0 ? byNoun : words.findIndex(isKindNoun);
+  // "marketplaces for freelancers": with no kind noun read, the head is the plural before "for", not whom it serves.
+  const forAt = noun ? -1 : words.findIndex((w, i) => i > 0 && w.toLowerCase() === 'for');
+  const beforeFor = forAt > 0 && /s$/i.test(words[forAt - 1]!) && !/(?:ss|us)$/i.test(words[forAt - 1]!) ? forAt - 1 : -1;
+  const at = byNoun >= 0 ? byNoun : beforeFor >= 0 ? beforeFor : words.findIndex((w, i) => (forAt < 0 || i < forAt) && isKindNoun(w));
   if (at >= 0) words[at] = singularWord(words[at]!);
   // "women founders", "women in AI": one of them is a woman founder, a woman in AI (not "led by a woman" after the noun).
   return words.map((w, i) => (/^(?:wo)?men$/i.test(w) && (at < 0 || i <= at) ? w.replace(/en$/i, 'an') : w)).join(' ');

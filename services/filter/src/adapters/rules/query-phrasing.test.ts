@@ -700,6 +700,14 @@ describe('who leads a company is no kind', () => {
     expect(founders.filters[0]!.title).toBe('Is a woman founder in fintech');
     expect((await plan('companies led by women')).filters[0]!.title).toBe('Is a company led by women');
   });
+
+  it('"marketplaces for freelancers" asks for companies: whom it serves, after "for", is no kind', async () => {
+    const p = await plan('marketplaces for freelancers');
+    expect(p.entityType).toBe('company');
+    expect(p.filters[0]!.title).toBe('Is a marketplace for freelancers');
+    expect((await plan('software for doctors')).entityType).toBe('company');
+    expect((await plan('freelancers in Berlin')).entityType).toBe('freelancer');
+  });
 });
 
 describe('a funding stage said before the kind', () => {
