@@ -9,7 +9,7 @@ import { containsPhrase, lightStems, stems } from './text.js';
  */
 export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
   music_video: ['music video', 'video clip', 'music clip'],
-  conference: ['conference', 'summit', 'congress', 'symposium', 'meetup', 'trade fair', 'expo', 'convention'],
+  conference: ['conference', 'summit', 'congress', 'symposium', 'meetup', 'trade fair', 'trade show', 'expo', 'convention', 'hackathon', 'workshop', 'webinar', 'event'],
   exhibition: ['exhibition', 'exhibit', 'retrospective', 'art show', 'installation'],
   paper: ['paper', 'preprint', 'publication', 'journal article', 'study'],
   researcher: [

@@ -446,6 +446,10 @@ const THIRD_PERSON: Record<string, string> = {
 
 /** Kinds that are founded: "started" said of them is a founding. */
 const FOUNDED_KINDS: ReadonlySet<EntityType> = new Set(['company']);
+/** Kinds that happen somewhere and at some time: a place is where they are held, a date when. */
+const OCCURRING_KINDS: ReadonlySet<EntityType> = new Set(['conference', 'exhibition']);
+/** "held", "taking place", "happening": said of an event alone, no event of its own to check. */
+const BARE_OCCURRENCE = /^(?:(?:that|which)\s+(?:are|is|will\s+be)\s+)?(?:held|hosted|happening|occurring|scheduled|running|tak(?:ing|es?)\s+place)$/i;
 
 /** Participles that open an event said of the thing itself ("published in 2001", "founded after 2015"). */
 const PASSIVE_EVENT = /^(?:published|founded|established|incorporated|launched|released|awarded|acquired|cited|issued|born)\b/i;
@@ -495,7 +499,8 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     const where = [parsed.place, ...others].map((p, i) => `${i > 0 ? theFor(p) : the}${p.name}`);
     const named = where.length > 1 ? `${where.slice(0, -1).join(', ')} or ${where.at(-1)}` : where[0]!;
     filters.push(
-      filter(filters.length + 1, `Based ${on ? 'on' : 'in'} ${named}`, `The ${kind} is based ${on ? 'on' : 'in or located in'} ${named}.`, {
+      filter(filters.length + 1, OCCURRING_KINDS.has(parsed.entityType) ? `Held in ${named}` : `Based ${on ? 'on' : 'in'} ${named}`,
+        OCCURRING_KINDS.has(parsed.entityType) ? `The ${kind} takes place in ${named}.` : `The ${kind} is based ${on ? 'on' : 'in or located in'} ${named}.`, {
         kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0, ...(others.length > 0 ? { alternatives: others } : {}),
       }),
     );
@@ -553,17 +558,18 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   if (typed.notHiring) {
     filters.push(filter(filters.length + 1, 'Is not hiring', `The ${kind} is not hiring now.`, { kind: 'hiring', negated: true, steps: 0 }));
   }
-  if (parsed.event) {
+  const event = parsed.event && !(OCCURRING_KINDS.has(parsed.entityType) && BARE_OCCURRENCE.test(parsed.event.trim())) ? parsed.event : null;
+  if (event) {
     // "started in 2021", "began in 2019" said of an organisation is its founding: checked as founded (pages say
     // "Founded", "Established"); the word itself is too common ("starts with a…") to be the evidence.
-    const words = tokens(parsed.event).map((w) => (FOUNDED_KINDS.has(parsed.entityType) && /^(?:started|began|begun)$/.test(w) ? 'founded' : w));
+    const words = tokens(event).map((w) => (FOUNDED_KINDS.has(parsed.entityType) && /^(?:started|began|begun)$/.test(w) ? 'founded' : w));
     const groups = groupsOf(words);
     const when = parsed.dateRange ? ` (${parsed.dateRange.phrase})` : '';
     const dates = parsed.dateRange ? `, ${dateWords(parsed.dateRange)}` : '';
     // "published before 1965", "founded after 2015": said of the thing, these read "was published".
-    const was = PASSIVE_EVENT.test(parsed.event) ? 'was ' : '';
+    const was = PASSIVE_EVENT.test(event) ? 'was ' : '';
     filters.push(
-      filter(filters.length + 1, `${capitalise(parsed.event)}${when}`, `The ${kind} ${was}${parsed.event}${dates}.`, {
+      filter(filters.length + 1, `${capitalise(event)}${when}`, `The ${kind} ${was}${event}${dates}.`, {
         kind: 'event', groups, dateRange: parsed.dateRange, steps: 0, asOf,
       }),
     );
@@ -577,8 +583,9 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
       }),
     );
   } else if (parsed.dateRange) {
+    const occurs = OCCURRING_KINDS.has(parsed.entityType);
     filters.push(
-      filter(filters.length + 1, `Dated ${parsed.dateRange.phrase}`, `The ${kind}'s date falls ${dateWords(parsed.dateRange)}.`, {
+      filter(filters.length + 1, `${occurs ? 'Takes place' : 'Dated'} ${parsed.dateRange.phrase}`, occurs ? `The ${kind} takes place ${dateWords(parsed.dateRange)}.` : `The ${kind}'s date falls ${dateWords(parsed.dateRange)}.`, {
         kind: 'period', dateRange: parsed.dateRange, steps: 0, asOf,
       }),
     );

@@ -743,3 +743,23 @@ describe('public and private said as what a company is now', () => {
     expect((await outcomes('companies that are now public', held))[1]).toBe('no');
   });
 });
+
+describe('events people look for', () => {
+  it('"fintech events in London next month" and "hackathons" are events held somewhere, at some time', async () => {
+    const titles = async (query: string) => {
+      const p = await plan(query);
+      return [p.entityType, ...p.filters.map((f) => f.title)];
+    };
+    expect(await titles('fintech events in London next month')).toEqual(['conference', 'Is a fintech event', 'Held in London', 'Takes place next month']);
+    expect(await titles('hackathons in San Francisco')).toEqual(['conference', 'Is a hackathon', 'Held in San Francisco']);
+    // "held" said of a conference is no event of its own to find on its page.
+    expect(await titles('security conferences held in Las Vegas')).toEqual(['conference', 'Is a security conference', 'Held in Las Vegas']);
+    expect(await titles('companies that host events')).toEqual(['company', 'Is a company', 'Host events']);
+  });
+
+  it('a conference held in a city relaxes to its metropolitan area, still "held"', async () => {
+    const p = await plan('developer conferences in Berlin');
+    const place = p.filters.find((f) => f.title === 'Held in Berlin')!;
+    expect((await reasoner.relax({ plan: p, filter: place }, { signal })).filter!.title).toBe('Held in Greater Berlin');
+  });
+});

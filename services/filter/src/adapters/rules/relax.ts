@@ -20,7 +20,7 @@ import { broaderGroup } from '../../domain/synonyms.js';
 export function relaxFilter(filter: FunnelFilter, now: Date): FunnelFilter | null {
   const spec = specOf(filter);
   if (!spec) return null;
-  const next = loosen(spec, now);
+  const next = loosen(filter, spec, now);
   if (!next) return null;
   return {
     ...filter,
@@ -55,7 +55,7 @@ function broadenGroups(groups: string[][]): { groups: string[][]; note: string }
   return null;
 }
 
-function loosen(spec: FilterSpec, now: Date): Step | null {
+function loosen(filter: FunnelFilter, spec: FilterSpec, now: Date): Step | null {
   switch (spec.kind) {
     case 'location': {
       // "Outside the United States" has no looser version: widening its place would make it narrower, and
@@ -71,7 +71,8 @@ function loosen(spec: FilterSpec, now: Date): Step | null {
       return {
         spec: { kind: 'location', place: wider, names: placeNames(wider), steps: spec.steps + 1, ...(birth ? { relation: 'birth' as const } : {}) },
         note: `${spec.place.name} widened to ${wider.name}`,
-        title: `${birth ? 'Born' : 'Based'} in ${theFor(wider)}${wider.name}`,
+        // A conference is held where it is, not based there.
+        title: `${/^Held\b/.test(filter.title) ? 'Held' : birth ? 'Born' : 'Based'} in ${theFor(wider)}${wider.name}`,
       };
     }
     case 'event': {
