@@ -38,6 +38,24 @@ function stageAsEvent(text: string): string {
   return `${stage[2]} that raised ${round}`;
 }
 
+/**
+ * "recent papers on LLMs", "the latest news about Stripe": "recent" is no word a page prints of itself but a
+ * window back from now: a month for news, two years for writing and for a company's founding; of other kinds
+ * it does not say in what, and goes. A window said already stands, and the word goes. Relaxing widens it like any relative window.
+ */
+function recentAsWindow(text: string, now: Date): string {
+  const m = /^(?:the\s+)?(?:most\s+)?(?:recent|latest|newest)\s+(?=\S)/i.exec(text);
+  if (!m) return text;
+  const rest = text.slice(m[0].length);
+  if (readPeriod(rest, now).period) return rest;
+  const kind = detectEntityType(rest).type;
+  const window = kind === 'news' ? 'from the last month'
+    : kind === 'paper' || kind === 'book' ? 'published in the last 2 years'
+      : kind === 'company' ? 'founded in the last 2 years' : null;
+  // "recent laureates": recent in what (their prize, their work) is not said; the word alone is dropped.
+  return window ? `${rest} ${window}` : rest;
+}
+
 const WINNERS_OF_YEAR = /^((?:19|20)\d{2})\s+((?:(?!(?:Prize|Award|Medal)\b)\p{Lu}[\p{L}]*\s+){1,3})(?:[Pp]rize\s+)?(winners?|laureates?|recipients?|awardees?|honou?rees?)\b(.*)$/u;
 
 /** Words that start the clause about something that happened ("that raised …", "published in 2024"). */
@@ -254,7 +272,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
   });
   // Typed constraints first: "founded in the Winter 2012 batch" must not be read as a period.
   const typed = readConstraints(text);
-  text = stageAsEvent(tidy(typed.rest));
+  text = recentAsWindow(stageAsEvent(tidy(typed.rest)), now);
   text = leadingYearAsPeriod(text, now);
   // The period and any period-like words no rule reads leave the text, so no criterion half-quotes them.
   const reading = readPeriod(text, now);
