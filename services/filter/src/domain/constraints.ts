@@ -142,7 +142,7 @@ const NEGATION_BEFORE = /(?:\b(?:that|which|who)\s+)?(?:(?:\b(?:have|has|had|are
 /** "for-profit companies", "for profit healthcare startups": a nonprofit ruled out (never "not-for-profit"). */
 const FOR_PROFIT = /(?<!\bnot[- ])\bfor[- ]profits?\b/i;
 
-/** "private companies", "YC companies that are still private": not publicly traded ("private equity firms" are a sector). */
+/** "private companies", "YC companies that are still private": not publicly traded, and still running ("private equity firms" are a sector). */
 const PRIVATE = /\b(?:(?:that|which)\s+)?(?:(?:are|is)\s+)?(?:still\s+|now\s+)?(?:private(?:ly[- ](?:held|owned))?(?=\s*(?:$|,|\band\b|\bor\b))|private(?=\s+(?:companies|company|firms|startups|businesses)\b)|privately[- ](?:held|owned))/i;
 
 /** "B2B startups that exited", "companies that have had an exit": acquired or listed, either will do. */
@@ -168,7 +168,8 @@ export function readConstraints(query: string): TypedConstraints {
   }
   const privately = PRIVATE.exec(rest);
   if (privately) {
-    notForms.push('public');
+    // A private company is a going concern that is not listed: one that shut down is no private company any more.
+    notForms.push('public', 'inactive');
     rest = cut(rest, privately.index, privately.index + privately[0].length);
   }
   const forProfit = FOR_PROFIT.exec(rest);

@@ -732,15 +732,17 @@ describe('public and private said as what a company is now', () => {
     const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
     expect(await titles('YC companies that are now public')).toEqual(['Is a company', 'Is publicly traded', 'Went through Y Combinator']);
     expect(await titles('companies that are public and hiring')).toEqual(['Is a company', 'Is publicly traded', 'Is hiring']);
-    expect(await titles('YC companies that are still private')).toEqual(['Is a company', 'Is not publicly traded', 'Went through Y Combinator']);
-    expect(await titles('private companies in Germany')).toEqual(['Is a company', 'Based in Germany', 'Is not publicly traded']);
+    expect(await titles('YC companies that are still private')).toEqual(['Is a company', 'Is not publicly traded', 'Has not shut down', 'Went through Y Combinator']);
+    expect(await titles('private companies in Germany')).toEqual(['Is a company', 'Based in Germany', 'Is not publicly traded', 'Has not shut down']);
     expect(await titles('private equity firms in London')).toEqual(['Is a private equity firm', 'Based in London']);
   });
 
-  it('a profile that says "Privately Held" passes "still private" and fails "now public"', async () => {
+  it('a profile that says "Privately Held" passes "still private" and fails "now public"; one that closed is no private company', async () => {
     const held = bareProfile('companyregister.example', 'Lumora', [fact('Industry', 'Software'), fact('Ownership Status', 'Privately Held')]);
-    expect((await outcomes('companies that are still private', held))[1]).toBe('yes');
+    expect(await outcomes('companies that are still private', held)).toEqual(['yes', 'yes', 'yes']);
     expect((await outcomes('companies that are now public', held))[1]).toBe('no');
+    const closed = bareProfile('companyregister.example', 'Quillon', [fact('Industry', 'Software'), fact('Status', 'Inactive')]);
+    expect(await outcomes('private companies', closed)).toEqual(['yes', 'yes', 'no']);
   });
 });
 
@@ -761,5 +763,19 @@ describe('events people look for', () => {
     const p = await plan('developer conferences in Berlin');
     const place = p.filters.find((f) => f.title === 'Held in Berlin')!;
     expect((await reasoner.relax({ plan: p, filter: place }, { signal })).filter!.title).toBe('Held in Greater Berlin');
+  });
+});
+
+describe('"recent" is a window back from now, not a word to find', () => {
+  it('recent papers are published within two years, the latest news within a month; a window said already stands', async () => {
+    const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
+    expect(await titles('recent papers on large language models')).toEqual(['Is a paper on large language models', 'Published (in the last 2 years)']);
+    expect(await titles('latest news about Stripe')).toEqual(['Is news about Stripe', 'Dated from the last month']);
+    expect(await titles('recent fintech startups in Berlin')).toEqual(['Is a fintech startup', 'Based in Berlin', 'Founded (in the last 2 years)']);
+    expect(await titles('recent papers on graphene from 2020')).toEqual(['Is a paper on graphene', 'Dated from 2020']);
+    expect(await titles('recent Nobel laureates in physics')).toEqual(['Is a Nobel laureate in physics']);
+    // The window runs back from the run's clock (NOW, 2026-03-15).
+    const window = (await plan('recent papers on large language models')).filters[1]!.spec['dateRange'] as { from: string };
+    expect(window.from).toBe('2024-03-15');
   });
 });
