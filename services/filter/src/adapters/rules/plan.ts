@@ -56,6 +56,19 @@ function recentAsWindow(text: string, now: Date): string {
   return window ? `${rest} ${window}` : rest;
 }
 
+/**
+ * "companies in the Winter 2023 batch that are B2B": a state said after the noun with no verb of its own ("that
+ * are B2B", "which are in fintech") qualifies the kind as it would before it ("B2B companies"); it is no event.
+ */
+function stateAsQualifier(text: string): string {
+  // (A place after "in" was cut before this: "that are in fintech" names a sector.)
+  const m = /^(.*?\S)\s+(?:that|which|who)\s+(?:are|is)\s+(?:an?\s+|in\s+(?:the\s+)?)?((?:[\p{L}\d&+.-]+\s*){1,3})$/iu.exec(text);
+  if (!m) return text;
+  const state = m[2]!.trim();
+  if (tokens(state).some((w) => EVENT_START.has(w) || /^(?:not|no|still|now|currently|being|based|located|headquartered|in|on|at|from|by|of|for|with)$/.test(w))) return text;
+  return `${state} ${m[1]}`;
+}
+
 const WINNERS_OF_YEAR = /^((?:19|20)\d{2})\s+((?:(?!(?:Prize|Award|Medal)\b)\p{Lu}[\p{L}]*\s+){1,3})(?:[Pp]rize\s+)?(winners?|laureates?|recipients?|awardees?|honou?rees?)\b(.*)$/u;
 
 /** Words that start the clause about something that happened ("that raised …", "published in 2024"). */
@@ -363,6 +376,7 @@ export function parseQuery(query: string, now: Date): ParsedQuery {
     .replace(/\b(?:whose|with)\s+titles?\s+(?:mentions?|contains?|includes?|says?)\s+(?:the\s+(?:words?|terms?)\s+)?(.+?)(?=\s+(?:that|which|and|published)\b|$)/i, 'on $1');
   // "papers published in the 1960s on superconductivity": what it is about, said after the publication, is its topic.
   text = text.replace(/\b(published|released|appeared)\s+(?:on|about|regarding|concerning)\s+(.+)$/i, 'on $2 $1');
+  text = stateAsQualifier(text);
   const kindCue = kindOf(text, period?.range ?? null, now);
   // "female Nobel prize winners in science", "scientists in the sciences": for a researcher "science" is
   // the kind itself, no field to check.

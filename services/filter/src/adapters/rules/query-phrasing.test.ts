@@ -779,3 +779,14 @@ describe('"recent" is a window back from now, not a word to find', () => {
     expect(window.from).toBe('2024-03-15');
   });
 });
+
+describe('a state said after the noun', () => {
+  it('"companies in the Winter 2023 batch that are B2B" qualifies the kind as "B2B companies" would; a verb keeps its event', async () => {
+    const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
+    expect(await titles('companies in the Winter 2023 batch that are B2B')).toEqual(['Is a B2B company', "Was in Y Combinator's Winter 2023 batch"]);
+    expect(await titles('companies that are in fintech')).toEqual(['Is a fintech company']);
+    expect(await titles('companies that are based in Berlin')).toEqual(['Is a company', 'Based in Berlin']);
+    expect(await titles('startups that are acquired')).toEqual(['Is a startup', 'Was acquired']);
+    expect(await titles('startups that raised a Series A')).toEqual(['Is a startup', 'Raised a Series A']);
+  });
+});
