@@ -268,23 +268,13 @@ export function readConstraints(query: string): TypedConstraints {
   if (programme && fromYear) {
     cohort = { programme: 'Y Combinator', season: null, year: Number(fromYear[1]) };
     rest = cut(rest, fromYear.index, fromYear.index + fromYear[0].length);
-    const p = PROGRAMME.exec(rest);
-    if (p) {
-      const around = new RegExp(String.raw`\b(?:(?:in|from|of|part of|funded by|backed by|that went through|which went through|went through)\s+)?(?:the\s+)?${escape(p[0])}(?:\s+(?:batch|cohort|class|program(?:me)?))?`, 'i');
-      const m = around.exec(rest) ?? p;
-      rest = cut(rest, m.index, m.index + m[0].length);
-    }
+    rest = cutProgramme(rest);
   } else if (programme && yearOnly) {
     cohort = { programme: 'Y Combinator', season: null, year: Number(yearOnly[1] ?? yearOnly[2]) };
     const keepProgramme = yearOnly[2] !== undefined;
     rest = cut(rest, yearOnly.index, yearOnly.index + yearOnly[0].length);
     if (!keepProgramme) {
-      const p = PROGRAMME.exec(rest);
-      if (p) {
-        const around = new RegExp(String.raw`\b(?:(?:in|from|of|part of|funded by|backed by|that went through|which went through|went through)\s+)?(?:the\s+)?${escape(p[0])}(?:\s+(?:batch|cohort|class|program(?:me)?))?`, 'i');
-        const m = around.exec(rest) ?? p;
-        rest = cut(rest, m.index, m.index + m[0].length);
-      }
+      rest = cutProgramme(rest);
     }
   } else
   if (programme || (batch && /\bbatch|cohort|class\b/i.test(rest))) {
@@ -295,16 +285,26 @@ export function readConstraints(query: string): TypedConstraints {
       const m = around.exec(rest);
       if (m) rest = cut(rest, m.index, m.index + m[0].length);
     }
-    const p = PROGRAMME.exec(rest);
-    if (p) {
-      const around = new RegExp(String.raw`\b(?:(?:in|from|of|part of|funded by|backed by|that went through|which went through|went through)\s+)?(?:the\s+)?${escape(p[0])}(?:\s+(?:batch|cohort|class|program(?:me)?))?`, 'i');
-      const m = around.exec(rest) ?? p;
-      rest = cut(rest, m.index, m.index + m[0].length);
-    }
+    rest = cutProgramme(rest);
     rest = rest.replace(/\b(?:in|from|of)\s+the\s+(?:batch|cohort)\b/i, '').replace(/\s+/g, ' ').trim();
   }
   rest = rest.replace(/\b(?:that|which|who)\s+(?:are|were|is)?\s*(?=$|and\b)/i, '').replace(/\s+(?:and|that|which)$/i, '').replace(/\s+/g, ' ').trim();
   return { forms, notForms, anyForms, size, hiring, notHiring, cohort, remote, rest };
+}
+
+/**
+ * Cuts the programme's name with the words that tie it on ("that went through YC", "in the Y Combinator
+ * program"); said as an adjective ("founders of YC companies") only the name goes, and "of" stays the
+ * outer phrase's.
+ */
+function cutProgramme(rest: string): string {
+  const p = PROGRAMME.exec(rest);
+  if (!p) return rest;
+  const adjective = /^\s+(?!(?:batch|cohort|class|program(?:me)?|and|or|that|which|who|in|from|with|since|before|after)\b)\p{L}/iu.test(rest.slice(p.index + p[0].length));
+  if (adjective) return cut(rest, p.index, p.index + p[0].length);
+  const around = new RegExp(String.raw`\b(?:(?:in|from|of|part of|funded by|backed by|that went through|which went through|went through)\s+)?(?:the\s+)?${escape(p[0])}(?:\s+(?:batch|cohort|class|program(?:me)?))?`, 'i');
+  const m = around.exec(rest) ?? p;
+  return cut(rest, m.index, m.index + m[0].length);
 }
 
 function escape(s: string): string {

@@ -32,7 +32,7 @@ export const TYPE_NOUNS: Record<EntityType, readonly string[]> = {
   ],
   professional: [
     'professional', 'people', 'executive', 'cto', 'ceo', 'cfo', 'coo', 'cmo', 'chief', 'founder', 'co-founder',
-    'head of', 'director', 'manager', 'vp', 'vice president', 'engineer', 'designer', 'marketer', 'recruiter',
+    'head of', 'director', 'manager', 'vp', 'vps', 'vice president', 'engineer', 'designer', 'marketer', 'recruiter',
     'consultant', 'product lead', 'team lead', 'person', 'women', 'woman', 'men', 'individual', 'expert', 'leader', 'pioneer',
   ],
   company: [

@@ -148,6 +148,8 @@ function article(phrase: string): string {
 
 /** A plural noun in the singular, by compromise's inflection ("businesses" → "business", "orgs" → "org"). */
 function singularWord(w: string): string {
+  // "CTOs", "VPs": an acronym keeps its capitals.
+  if (/^[A-Z]{2,}s$/.test(w)) return w.slice(0, -1);
   if (/^(news|series|business|press|analysis|people|physics|economics|mathematics)$/i.test(w) || /(ss|us)$/i.test(w)) return w;
   const byNlp = nlp(w).nouns().toSingular().text().trim();
   // compromise reads some plurals as verbs ("firms"): then the plain rule.

@@ -790,3 +790,16 @@ describe('a state said after the noun', () => {
     expect(await titles('startups that raised a Series A')).toEqual(['Is a startup', 'Raised a Series A']);
   });
 });
+
+describe('people looked for by role', () => {
+  it('"VPs of marketing at SaaS companies" and "founders of YC companies" ask for people; acronyms keep their capitals', async () => {
+    const read = async (query: string) => {
+      const p = await plan(query);
+      return [p.entityType, p.filters[0]!.title];
+    };
+    expect(await read('CTOs of fintech startups in Berlin')).toEqual(['professional', 'Is a CTO of fintech startups']);
+    expect(await read('VPs of marketing at SaaS companies in London')).toEqual(['professional', 'Is a VP of marketing at SaaS companies']);
+    expect(await read('founders of YC companies in healthcare')).toEqual(['professional', 'Is a founder of companies in healthcare']);
+    expect(await read('developer tools companies')).toEqual(['company', 'Is a developer tools company']);
+  });
+});
