@@ -635,7 +635,8 @@ export function queryPool(plan: Pick<ResearchPlan, 'filters' | 'sites' | 'dateRa
   const loc = specs.find((s) => s.kind === 'location' && s.relation !== 'birth');
   const event = specs.find((s) => s.kind === 'event');
   // "climate tech venture", "team": a word people use for companies in a query is searched as the kind's own word.
-  const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '').replace(TOPIC_VERB_TITLE, '').replace(QUERY_COMPANY_NOUN, 'company') ?? '';
+  // "Is a woman laureate": one of them is a woman in the title, and pages write of them as "women laureates".
+  const typeTitle = plan.filters[0]?.title.replace(/^Is (an? )?/, '').replace(TOPIC_VERB_TITLE, '').replace(QUERY_COMPANY_NOUN, 'company').replace(/\bwoman\b/gi, 'women') ?? '';
   // A place to exclude ("outside the United States") is no word to search for: it finds exactly the excluded.
   const born = specs.find((s) => s.kind === 'location' && s.relation === 'birth');
   const place = [
