@@ -102,6 +102,20 @@ function teamFirstBounds(m: RegExpExecArray): [number | null, number | null] | n
 /** "hundreds of employees", "thousands of staff": the order of magnitude people mean. */
 const MAGNITUDE = /\b(?:with\s+)?(tens of thousands|thousands|hundreds) of (?:employees|people|staff|workers)\b/i;
 
+/**
+ * A size said in a word before the kind ("small fintech startups", "mid-sized companies", "SMEs"). No one
+ * definition holds, so the bounds line up with the headcount brackets directories print (1-10, 11-50, 51-200,
+ * 201-500, 501-1,000): tiny up to 10, small up to 50, mid-sized 51 to 500, large over 500; an SME is the EU's,
+ * under 250. Not where the word belongs to a sector ("small molecule", "large language model", "large-scale").
+ */
+const SIZE_WORDS: [RegExp, number | null, number | null][] = [
+  [/\b(?:tiny|micro)(?=\s+(?:[a-z-]+\s+){0,2}?(?:companies|company|firms|startups|businesses|enterprises)\b)/i, null, 10],
+  [/\bsmall(?![\s-]+(?:molecules?|cap|satellites?|arms|batch|language)\b)(?=\s+(?:[a-z-]+\s+){0,2}?(?:companies|company|firms|startups|businesses|business|enterprises)\b)/i, null, 50],
+  [/\b(?:mid[- ]?sized?|medium[- ]sized?)(?=\s+(?:[a-z0-9-]+\s+){0,2}?(?:companies|company|firms|startups|businesses|enterprises)\b)/i, 51, 500],
+  [/\blarge(?![\s-]+(?:language|scale|cap|hadron)\b)(?=\s+(?:[a-z-]+\s+){0,2}?(?:companies|company|firms|corporations|businesses|enterprises|employers)\b)/i, 501, null],
+  [/\bSMEs?\b/, null, 249],
+];
+
 /** A number as written: digits ("1,000", "2.5k") or words ("five hundred"), read with compromise. */
 export function readNumber(raw: string): number | null {
   const s = raw.trim().toLowerCase();
@@ -229,6 +243,15 @@ export function readConstraints(query: string): TypedConstraints {
     const word = magnitude[1]!.toLowerCase();
     size = word === 'hundreds' ? { min: 100, max: 999, phrase: magnitude[0].trim() } : { min: word === 'thousands' ? 1000 : 10000, max: null, phrase: magnitude[0].trim() };
     rest = cut(rest, magnitude.index, magnitude.index + magnitude[0].length);
+  }
+  // "small fintech startups", "mid-sized companies": a size class said in a word, when no number is said.
+  for (const [re, min, max] of size ? [] : SIZE_WORDS) {
+    const m = re.exec(rest);
+    if (!m) continue;
+    size = { min, max, phrase: m[0].trim() };
+    // "SMEs in France": the word is the kind too.
+    rest = /^smes?$/i.test(m[0].trim()) ? `${rest.slice(0, m.index)}companies${rest.slice(m.index + m[0].length)}` : cut(rest, m.index, m.index + m[0].length);
+    break;
   }
   // "fewer than 10 people on the team": the team word after the number says no more.
   if (size) rest = rest.replace(/\s*\b(?:on|in)\s+(?:the|their|its)\s+team\b/i, '').replace(/\s+/g, ' ').trim();

@@ -803,3 +803,25 @@ describe('people looked for by role', () => {
     expect(await read('developer tools companies')).toEqual(['company', 'Is a developer tools company']);
   });
 });
+
+describe('a size said in a word', () => {
+  it('"small fintech startups" have at most 50 people, "large healthcare companies" over 500; sector words keep theirs', async () => {
+    const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
+    expect(await titles('small fintech startups')).toEqual(['Is a fintech startup', 'Has at most 50 employees']);
+    expect(await titles('large healthcare companies')).toEqual(['Is a healthcare company', 'Has at least 501 employees']);
+    expect(await titles('mid-sized companies in Germany')).toEqual(['Is a company', 'Based in Germany', 'Has 51 to 500 employees']);
+    expect(await titles('SMEs in France')).toEqual(['Is a company', 'Based in France', 'Has at most 249 employees']);
+    // A number said wins over the word; a sector's own words are no size.
+    expect(await titles('mid-sized B2B firms (50 to 500 employees)')).toEqual(['Is a mid-sized B2B firm', 'Has 50 to 500 employees']);
+    expect(await titles('small molecule drug companies')).toEqual(['Is a small molecule drug company']);
+    expect(await titles('large language model startups')).toEqual(['Is a large language model startup']);
+  });
+
+  it('a profile of 11-50 employees passes "small", one of 201-500 does not', async () => {
+    const p = await plan('small fintech startups');
+    const few = bareProfile('startupindex.example', 'Paylark', [fact('Industry', 'Fintech'), fact('Company size', '11-50 employees')]);
+    const many = bareProfile('startupindex.example', 'Finbolt', [fact('Industry', 'Fintech'), fact('Company size', '201-500 employees')]);
+    expect(await planOutcomes(p, few)).toEqual(['yes', 'yes']);
+    expect(await planOutcomes(p, many)).toEqual(['yes', 'no']);
+  });
+});
