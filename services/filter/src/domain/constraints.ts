@@ -46,7 +46,7 @@ export interface TypedConstraints {
 const FORM_PATTERNS: [OrgForm, RegExp][] = [
   ['nonprofit', /\b(?:that are |which are |are )?(?:non[- ]?profits?|not[- ]for[- ]profits?|charit(?:y|ies|able)|ngos?)\b(?:\s+organi[sz]ations?)?/i],
   ['public', /\b(?:that (?:are|went|have gone) |which (?:are|went) |are |went )?(?:(?<=\b(?:are|is) )(?:now |currently )?public(?=\s*(?:$|,|\band\b|\bor\b))|publicly[- ](?:traded|listed)|public(?=\s+(?:[A-Za-z-]+\s+){0,2}?(?:companies|company|firms|startups|corporations))|listed(?=\s+(?:[A-Za-z-]+\s+){0,2}?(?:companies|company|firms|startups|corporations))|gone public|went public|(?:listed|trading) on (?:the )?(?:stock (?:exchange|market)|nasdaq|nyse)|ipo'?(?:e?d)|that (?:had|have had) an ipo)\b/i],
-  ['acquired', /\b(?:that (?:were|was|have been|got) |which (?:were|have been) |were |been |got )?(?:acquired|bought(?: out)?)(?:\s+by\s+(?:another|a larger|other)\s+compan(?:y|ies))?\b/i],
+  ['acquired', /\b(?:that (?:were|was|have been|got) |which (?:were|have been) |were |been |got )?(?:acquired|bought(?: out)?)(?:\s+by\s+(?:another|a larger|other)\s+compan(?:y|ies))?\b(?!\s+(?:in|after|before|since|during|between)\s+(?:the\s+)?(?:\d{4}|last|past|early|late|mid)\b|\s+by\s+(?!(?:another|a larger|other)\b)\S)/i],
   ['inactive', /\b(?:that (?:have |has |are |is )?|which (?:have |are )?)?(?:shut down|shuttered|closed down|closed (?:their|its) doors|went under|(?:went |gone )?out of business|ceased operations|(?:are |is )?no longer (?:operating|active|in business|around)|(?:are |is )?(?:now )?(?:inactive|defunct|dead))\b/i],
   ['active', /\b(?:that are |which are |are )?(?:still (?:active|operating|running)|active|currently operating)\b(?!\s+(?:in|on))/i],
 ];

@@ -541,7 +541,10 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   if (typed.notHiring) {
     filters.push(filter(filters.length + 1, 'Is not hiring', `The ${kind} is not hiring now.`, { kind: 'hiring', negated: true, steps: 0 }));
   }
-  const event = parsed.event && !(OCCURRING_KINDS.has(parsed.entityType) && BARE_OCCURRENCE.test(parsed.event.trim())) ? parsed.event : null;
+  // Said of one of them: "were acquired in 2021" is "Was acquired (in 2021)".
+  const event = parsed.event && !(OCCURRING_KINDS.has(parsed.entityType) && BARE_OCCURRENCE.test(parsed.event.trim()))
+    ? parsed.event.replace(/^were\b/i, 'was').replace(/^are\b/i, 'is').replace(/^have\b/i, 'has')
+    : null;
   if (event) {
     // "started in 2021", "began in 2019" said of an organisation is its founding: checked as founded (pages say
     // "Founded", "Established"); the word itself is too common ("starts with a…") to be the evidence.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FetchedPage, PageFact } from '@leadfinder/wire';
-import { bareProfile, outcomes, plan, planOutcomes, reasoner, signal } from './fact-page-testing.js';
+import { bareProfile, outcomes, plan, planOutcomes, profilePage, reasoner, signal } from './fact-page-testing.js';
 
 /**
  * Ways people phrase a query that the planner must read as they mean it: "or" as any-of, and places said
@@ -823,5 +823,21 @@ describe('a size said in a word', () => {
     const many = bareProfile('startupindex.example', 'Finbolt', [fact('Industry', 'Fintech'), fact('Company size', '201-500 employees')]);
     expect(await planOutcomes(p, few)).toEqual(['yes', 'yes']);
     expect(await planOutcomes(p, many)).toEqual(['yes', 'no']);
+  });
+});
+
+describe('an acquisition with its date or its buyer', () => {
+  it('"acquired in 2021" dates the acquisition, not the founding; "acquired by Stripe" names the buyer', async () => {
+    const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
+    expect(await titles('companies that were acquired in 2021')).toEqual(['Is a company', 'Was acquired (in 2021)']);
+    expect(await titles('startups acquired by Stripe')).toEqual(['Is a startup', 'Acquired by Stripe']);
+    expect(await titles('startups acquired by another company')).toEqual(['Is a startup', 'Was acquired']);
+    const p = await plan('companies that were acquired in 2021');
+    const site = { urlPrefix: 'https://companyregister.example/c/', titleSuffix: 'Company Register', siteName: 'Company Register' };
+    const in2021 = profilePage(site, 'Lumora', [fact('Industry', 'Software'), fact('Founded', '2014')], ['Lumora was acquired by Autodesk in 2021.']);
+    expect(await planOutcomes(p, in2021)).toEqual(['yes', 'yes']);
+    // Founded in 2021, acquired in 2016: the founding year is not the acquisition's.
+    const in2016 = profilePage(site, 'Quillon', [fact('Industry', 'Software'), fact('Founded', '2021')], ['Quillon was acquired by Oracle in 2016.']);
+    expect((await planOutcomes(p, in2016))[1]).not.toBe('yes');
   });
 });

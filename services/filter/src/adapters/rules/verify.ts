@@ -942,6 +942,8 @@ const DATE_LABEL = /\b(?:year|date|dated|when|founded|established|launched|since
 const YEAR_TOKEN = /(?<![\d,.])((?:1[5-9]|20)\d{2})(?![\d,])/g;
 
 const CUED_YEAR = /\b(?:founded|established|launched|started|incorporated|published|born)(?:\s+in)?\s+((?:1[5-9]|20)\d{2})\b/gi;
+/** A year said of an acquisition, its buyer between ("was acquired by Autodesk in 2021", "bought in 2016"). */
+const ACQUIRED_YEAR = /\b(?:acquired|bought)(?:\s+by\s+(?:\p{Lu}[\p{L}\d&.'-]*\s+){1,4}?)?(?:\s*in)?\s+((?:1[5-9]|20)\d{2})\b/gu;
 /**
  * A year said of a prize in its sentence ("received the Nobel Memorial Prize in Economic Sciences in 2011", "the
  * Nobel Prize in Physics 2014"): the prize's date, so a roundup dated a year later does not stand in for it.
@@ -1066,7 +1068,7 @@ function verifyEvent(filter: FunnelFilter, spec: Extract<FilterSpec, { kind: 'ev
   // A sentence's year is the event's when its cue is the event's: "won the Nobel prize in 2012" is dated by the year
   // said of a prize ("received the Nobel Memorial Prize … in 2011"), a publication by the year said of publishing
   // ("first published in 1964, … cited for the Nobel Prize in Chemistry 1998" was published in 1964).
-  const yearCues = awardQuery || spec.groups.some((g) => g.some((t) => /\b(?:prize|award|medal)s?\b/i.test(t))) ? [AWARD_YEAR, YEAR_OF_AWARD] : [CUED_YEAR];
+  const yearCues = awardQuery || spec.groups.some((g) => g.some((t) => /\b(?:prize|award|medal)s?\b/i.test(t))) ? [AWARD_YEAR, YEAR_OF_AWARD] : [CUED_YEAR, ACQUIRED_YEAR];
   if (awardQuery) matching.push(...evidence.filter((e) => e.fact && e.ownFact && AWARD_LABEL.test(e.fact.label.trim()) && !matching.includes(e)));
   // … and what a sentence about them says of a prize they were given, with whatever verb ("who shared the 2014 Nobel Prize").
   if (awardQuery) matching.push(...evidence.filter((e) => !e.fact && e.named && prizeGivenTo(e.text, candidate.name) && !matching.includes(e)));
