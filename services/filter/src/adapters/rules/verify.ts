@@ -991,9 +991,9 @@ const FOUNDING_ALIKE_LABEL = /\bfoundation\b|\binception\b|^(?:year )?started$|^
 
 /** The words of an award said alone ("awarded", "honoured", "won"). */
 const AWARDED_WORDS = /^(?:award(?:ed)?|honou?red|won|win|recogni[sz]ed)$/i;
-/** Labels under which a profile gives someone's awards. */
 /** A profile's funding fact ("Funding stage: Series A", "Last round: Seed"): the round it names was raised. */
 const FUNDING_LABEL = /^(?:(?:last|latest|most recent|current)\s+)?(?:funding(?:\s+(?:stage|round|status))?|(?:investment\s+)?stage|round|series)$/i;
+/** Labels under which a profile gives someone's awards. */
 const AWARD_LABEL = /\b(?:awards?|prizes?|honou?rs?|laureate(?: of)?|recognition|distinctions?)\b/i;
 /** A prize given, whatever the verb: "shared the 2014 Nobel Prize", "won the Nobel Prize in Physics in 2014". */
 const PRIZE_GIVEN = /\b(?:shared|won|wins|received|receives|awarded|honou?red with|recipient of)\b[^.;]{0,40}?\b(?:[Pp]rize|[Aa]ward|[Mm]edal)\b/;
