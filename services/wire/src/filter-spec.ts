@@ -8,7 +8,8 @@ import { DateRange } from './research.js';
  * `readFilterSpec`, so a spec that lost its shape on the way is a typed answer, never a crash. Kinds:
  * - `type`: every term group (sector, specialty, the kind's noun) occurs.
  * - `location`: one of the place names (or places inside it) occurs, or one of its `alternatives`; `outside` inverts it; `relation`
- *   'birth' asks where a person was born instead of where the entity is based (the default).
+ *   'birth' asks where a person was born instead of where the entity is based (the default); 'held' is where an
+ *   event takes place, checked as 'based' is.
  * - `event`: every term group occurs in one sentence, and when a date range is attached, a date in that
  *   sentence (or the page's date when the sentence states none) lies in the range.
  * - `period`: a date stated about the candidate (or the page date for dated kinds) lies in the range.
@@ -44,7 +45,7 @@ export type OrgFormSpec = z.infer<typeof OrgFormSpec>;
 export const TypeSpec = z.object({ kind: z.literal('type'), entityType: EntityType, groups: TermGroups, steps: Steps });
 export const LocationSpec = z.object({
   kind: z.literal('location'), place: PlaceSpec, names: z.array(z.string()), steps: Steps, outside: z.boolean().optional(),
-  relation: z.enum(['based', 'birth']).optional(),
+  relation: z.enum(['based', 'birth', 'held']).optional(),
   /** Other places any of which will do ("in Los Angeles or Chicago"), each checked as `place` is. */
   alternatives: z.array(PlaceSpec).optional(),
 });

@@ -485,6 +485,7 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
       filter(filters.length + 1, OCCURRING_KINDS.has(parsed.entityType) ? `Held in ${named}` : `Based ${on ? 'on' : 'in'} ${named}`,
         OCCURRING_KINDS.has(parsed.entityType) ? `The ${kind} takes place in ${named}.` : `The ${kind} is based ${on ? 'on' : 'in or located in'} ${named}.`, {
         kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0, ...(others.length > 0 ? { alternatives: others } : {}),
+        ...(OCCURRING_KINDS.has(parsed.entityType) ? { relation: 'held' as const } : {}),
       }),
     );
   }

@@ -20,7 +20,7 @@ import { broaderGroup } from '../../domain/synonyms.js';
 export function relaxFilter(filter: FunnelFilter, now: Date): FunnelFilter | null {
   const spec = specOf(filter);
   if (!spec) return null;
-  const next = loosen(filter, spec, now);
+  const next = loosen(spec, now);
   if (!next) return null;
   return {
     ...filter,
@@ -55,7 +55,7 @@ function broadenGroups(groups: string[][]): { groups: string[][]; note: string }
   return null;
 }
 
-function loosen(filter: FunnelFilter, spec: FilterSpec, now: Date): Step | null {
+function loosen(spec: FilterSpec, now: Date): Step | null {
   switch (spec.kind) {
     case 'location': {
       // "Outside the United States" has no looser version: widening its place would make it narrower, and
@@ -67,12 +67,12 @@ function loosen(filter: FunnelFilter, spec: FilterSpec, now: Date): Step | null 
       // A continent is no slight loosening of a country or a group of countries: "chemists who worked in the UK"
       // or "laureates in the Nordics" do not take France or Germany. A city or a state still widens to its country.
       if (!wider || (wider.level === 'region' && !wider.country)) return null;
-      const birth = spec.relation === 'birth';
+      // A person is born somewhere, a conference held there, anything else based there.
+      const verb = spec.relation === 'birth' ? 'Born' : spec.relation === 'held' ? 'Held' : 'Based';
       return {
-        spec: { kind: 'location', place: wider, names: placeNames(wider), steps: spec.steps + 1, ...(birth ? { relation: 'birth' as const } : {}) },
+        spec: { kind: 'location', place: wider, names: placeNames(wider), steps: spec.steps + 1, ...(spec.relation ? { relation: spec.relation } : {}) },
         note: `${spec.place.name} widened to ${wider.name}`,
-        // A conference is held where it is, not based there.
-        title: `${/^Held\b/.test(filter.title) ? 'Held' : birth ? 'Born' : 'Based'} in ${theFor(wider)}${wider.name}`,
+        title: `${verb} in ${theFor(wider)}${wider.name}`,
       };
     }
     case 'event': {
