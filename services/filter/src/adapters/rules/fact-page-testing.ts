@@ -52,19 +52,20 @@ export async function outcomes(query: string, page: FetchedPage): Promise<string
 export async function planOutcomes(p: ResearchPlan, page: FetchedPage): Promise<string[]> {
   const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
   expect(candidates.map((c) => c.name)).toEqual([page.model!.subject!.name]);
-  const candidate: Candidate = candidates[0]!;
-  const out: string[] = [];
-  for (const filter of p.filters) out.push((await reasoner.verify({ plan: p, filter, candidate, pages: [page] }, { signal })).verdict.outcome ?? 'none');
-  return out;
+  return candidateOutcomes(p, candidates[0]!, page);
 }
 
 /** Each filter's outcome for every candidate the page yields (an article or a listing names several), by name. */
 export async function outcomesByCandidate(p: ResearchPlan, page: FetchedPage): Promise<Record<string, string[]>> {
   const { candidates } = await reasoner.extract({ plan: p, page, round: 1 }, { signal });
   const out: Record<string, string[]> = {};
-  for (const c of candidates) {
-    out[c.name] = [];
-    for (const filter of p.filters) out[c.name]!.push((await reasoner.verify({ plan: p, filter, candidate: c, pages: [page] }, { signal })).verdict.outcome ?? 'none');
-  }
+  for (const c of candidates) out[c.name] = await candidateOutcomes(p, c, page);
+  return out;
+}
+
+/** Each filter's outcome for one candidate, in the plan's order. */
+async function candidateOutcomes(p: ResearchPlan, candidate: Candidate, page: FetchedPage): Promise<string[]> {
+  const out: string[] = [];
+  for (const filter of p.filters) out.push((await reasoner.verify({ plan: p, filter, candidate, pages: [page] }, { signal })).verdict.outcome ?? 'none');
   return out;
 }
