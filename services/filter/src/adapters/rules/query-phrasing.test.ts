@@ -10,6 +10,9 @@ import { bareProfile, outcomes, plan, planOutcomes, profilePage, reasoner, signa
 
 const fact = (label: string, value: string): PageFact => ({ label, value, passage: `${label}: ${value}` });
 
+/** The plan's filter titles, in order. */
+const titles = async (query: string): Promise<string[]> => (await plan(query)).filters.map((f) => f.title);
+
 describe('"or" in a topic is any-of', () => {
   it('a paper about either subject passes, one about neither does not', async () => {
     const p = await plan('papers about superconductivity or superfluids');
@@ -729,7 +732,6 @@ describe('a funding stage said before the kind', () => {
 
 describe('public and private said as what a company is now', () => {
   it('"that are now public" is publicly traded, "still private" and "private companies" are not; "private equity" stays a sector', async () => {
-    const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
     expect(await titles('YC companies that are now public')).toEqual(['Is a company', 'Is publicly traded', 'Went through Y Combinator']);
     expect(await titles('companies that are public and hiring')).toEqual(['Is a company', 'Is publicly traded', 'Is hiring']);
     expect(await titles('YC companies that are still private')).toEqual(['Is a company', 'Is not publicly traded', 'Has not shut down', 'Went through Y Combinator']);
@@ -768,7 +770,6 @@ describe('events people look for', () => {
 
 describe('"recent" is a window back from now, not a word to find', () => {
   it('recent papers are published within two years, the latest news within a month; a window said already stands', async () => {
-    const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
     expect(await titles('recent papers on large language models')).toEqual(['Is a paper on large language models', 'Published (in the last 2 years)']);
     expect(await titles('latest news about Stripe')).toEqual(['Is news about Stripe', 'Dated from the last month']);
     expect(await titles('recent fintech startups in Berlin')).toEqual(['Is a fintech startup', 'Based in Berlin', 'Founded (in the last 2 years)']);
@@ -782,7 +783,6 @@ describe('"recent" is a window back from now, not a word to find', () => {
 
 describe('a state said after the noun', () => {
   it('"companies in the Winter 2023 batch that are B2B" qualifies the kind as "B2B companies" would; a verb keeps its event', async () => {
-    const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
     expect(await titles('companies in the Winter 2023 batch that are B2B')).toEqual(['Is a B2B company', "Was in Y Combinator's Winter 2023 batch"]);
     expect(await titles('companies that are in fintech')).toEqual(['Is a fintech company']);
     expect(await titles('companies that are based in Berlin')).toEqual(['Is a company', 'Based in Berlin']);
@@ -806,7 +806,6 @@ describe('people looked for by role', () => {
 
 describe('a size said in a word', () => {
   it('"small fintech startups" have at most 50 people, "large healthcare companies" over 500; sector words keep theirs', async () => {
-    const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
     expect(await titles('small fintech startups')).toEqual(['Is a fintech startup', 'Has at most 50 employees']);
     expect(await titles('large healthcare companies')).toEqual(['Is a healthcare company', 'Has at least 501 employees']);
     expect(await titles('mid-sized companies in Germany')).toEqual(['Is a company', 'Based in Germany', 'Has 51 to 500 employees']);
@@ -828,7 +827,6 @@ describe('a size said in a word', () => {
 
 describe('an acquisition with its date or its buyer', () => {
   it('"acquired in 2021" dates the acquisition, not the founding; "acquired by Stripe" names the buyer', async () => {
-    const titles = async (query: string) => (await plan(query)).filters.map((f) => f.title);
     expect(await titles('companies that were acquired in 2021')).toEqual(['Is a company', 'Was acquired (in 2021)']);
     expect(await titles('startups acquired by Stripe')).toEqual(['Is a startup', 'Acquired by Stripe']);
     expect(await titles('startups acquired by another company')).toEqual(['Is a startup', 'Was acquired']);
