@@ -442,6 +442,8 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
   const asOf = now.toISOString();
   const filters: FunnelFilter[] = [];
   const kind = KIND_LABEL[parsed.entityType];
+  // A conference is held somewhere and takes place at some time; anything else is based somewhere and dated.
+  const occurs = OCCURRING_KINDS.has(parsed.entityType);
   // A paper's title says what is checked: "peer-reviewed chemistry articles" is searched as "chemistry article".
   const said = singularHead(parsed.head.replace(PRAISE_WORDS, '').replace(RANKING_WORDS, '').replace(parsed.entityType === 'paper' ? REGISTER_WORDS : /$^/, '').trim(), parsed.noun);
   // "research on the cosmic microwave background", "chemistry research": with "research" gone, the kind is said.
@@ -482,10 +484,10 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     const where = [parsed.place, ...others].map((p, i) => `${i > 0 ? theFor(p) : the}${p.name}`);
     const named = where.length > 1 ? `${where.slice(0, -1).join(', ')} or ${where.at(-1)}` : where[0]!;
     filters.push(
-      filter(filters.length + 1, OCCURRING_KINDS.has(parsed.entityType) ? `Held in ${named}` : `Based ${on ? 'on' : 'in'} ${named}`,
-        OCCURRING_KINDS.has(parsed.entityType) ? `The ${kind} takes place in ${named}.` : `The ${kind} is based ${on ? 'on' : 'in or located in'} ${named}.`, {
+      filter(filters.length + 1, occurs ? `Held in ${named}` : `Based ${on ? 'on' : 'in'} ${named}`,
+        occurs ? `The ${kind} takes place in ${named}.` : `The ${kind} is based ${on ? 'on' : 'in or located in'} ${named}.`, {
         kind: 'location', place: parsed.place, names: placeNames(parsed.place), steps: 0, ...(others.length > 0 ? { alternatives: others } : {}),
-        ...(OCCURRING_KINDS.has(parsed.entityType) ? { relation: 'held' as const } : {}),
+        ...(occurs ? { relation: 'held' as const } : {}),
       }),
     );
   }
@@ -543,7 +545,7 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
     filters.push(filter(filters.length + 1, 'Is not hiring', `The ${kind} is not hiring now.`, { kind: 'hiring', negated: true, steps: 0 }));
   }
   // Said of one of them: "were acquired in 2021" is "Was acquired (in 2021)".
-  const event = parsed.event && !(OCCURRING_KINDS.has(parsed.entityType) && BARE_OCCURRENCE.test(parsed.event.trim()))
+  const event = parsed.event && !(occurs && BARE_OCCURRENCE.test(parsed.event.trim()))
     ? parsed.event.replace(/^were\b/i, 'was').replace(/^are\b/i, 'is').replace(/^have\b/i, 'has')
     : null;
   if (event) {
@@ -570,7 +572,6 @@ export function buildFilters(parsed: ParsedQuery, now: Date): FunnelFilter[] {
       }),
     );
   } else if (parsed.dateRange) {
-    const occurs = OCCURRING_KINDS.has(parsed.entityType);
     filters.push(
       filter(filters.length + 1, `${occurs ? 'Takes place' : 'Dated'} ${parsed.dateRange.phrase}`, occurs ? `The ${kind} takes place ${dateWords(parsed.dateRange)}.` : `The ${kind}'s date falls ${dateWords(parsed.dateRange)}.`, {
         kind: 'period', dateRange: parsed.dateRange, steps: 0, asOf,
