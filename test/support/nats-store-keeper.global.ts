@@ -1,6 +1,8 @@
 import { RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { silentLogger } from '@leadfinder/platform';
 import { connectNats } from '@leadfinder/platform/nats';
+import type { TestProject } from 'vitest/node';
+import { isRunSetup } from './run-setup.js';
 
 /**
  * vitest global setup: keeps one file-backed stream on the shared JetStream test server
@@ -12,9 +14,9 @@ import { connectNats } from '@leadfinder/platform/nats';
  */
 const KEEPER = 'LF_TEST_STORE_KEEPER';
 
-export default async function setup(): Promise<(() => Promise<void>) | void> {
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   const url = process.env.LEADFINDER_TEST_NATS_URL;
-  if (!url) return;
+  if (!url || !isRunSetup(project)) return;
   const nats = await connectNats({ url, name: 'test-store-keeper', logger: silentLogger });
   try {
     await nats.jsm.streams.add({

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { isRunSetup } from './run-setup.js';
 import { SERVE_BUNDLE_ENV } from './serve-bin.js';
 
 /**
@@ -94,9 +96,9 @@ function prune(current: string): void {
   for (const { path } of builds.slice(KEEP_BUILDS - 1)) rmSync(path, { recursive: true, force: true });
 }
 
-export default async function setup(project: { onTestsRerun?(cb: () => Promise<void>): void }): Promise<void> {
+export default async function setup(project: TestProject): Promise<void> {
   // LEADFINDER_TEST_SERVE=launcher: children run the TypeScript sources through tsx, no build (to compare).
-  if (process.env.LEADFINDER_TEST_SERVE === 'launcher') return;
+  if (process.env.LEADFINDER_TEST_SERVE === 'launcher' || !isRunSetup(project)) return;
   process.env[SERVE_BUNDLE_ENV] = await serveBundle();
   // Watch mode: sources edited between reruns get a fresh bundle.
   project.onTestsRerun?.(async () => {

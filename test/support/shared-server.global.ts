@@ -2,6 +2,8 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from '
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { isRunSetup } from './run-setup.js';
 import { launchServerProcess } from './server-process.js';
 import { SHARED_SERVER_ADMIN_TOKEN, SHARED_SERVER_DATA_ENV, SHARED_SERVER_ENV, SHARED_SERVER_LOG_ENV } from './shared-server.js';
 
@@ -56,8 +58,8 @@ function runUsesSharedServer(): boolean {
   return users.some((f) => filters.some((filter) => f.includes(filter) || resolve(f) === resolve(filter)));
 }
 
-export default async function setup(): Promise<(() => Promise<void>) | void> {
-  if (process.env[SHARED_SERVER_ENV] === 'off' || !runUsesSharedServer()) return;
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
+  if (!isRunSetup(project) || process.env[SHARED_SERVER_ENV] === 'off' || !runUsesSharedServer()) return;
   const logDir = mkdtempSync(join(tmpdir(), 'leadfinder-shared-server-'));
   const log = join(logDir, 'output.log');
   appendFileSync(log, '');
