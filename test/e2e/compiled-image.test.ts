@@ -3,7 +3,7 @@ import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '@leadfinder/testkit';
-import { apiClient, createAccount, distributedServers, startNatsServer, startRole, waitTerminal } from './distributed-harness.js';
+import { apiClient, createAccount, distributedServers, dropTestDatabase, startNatsServer, startRole, waitTerminal } from './distributed-harness.js';
 import type { Proc, RoleProc } from './distributed-harness.js';
 
 /**
@@ -54,12 +54,13 @@ describe.skipIf(!serversReady)('the compiled entry point, one process per role',
   let roles: RoleProc[] = [];
   let startedInMs = 0;
   let nats: (Proc & { url: string }) | undefined;
+  const dbName = uniqueName('lf_e2e_compiled');
 
   beforeAll(async () => {
     const bin = join(OUT, 'leadfinder.mjs');
     nats = await startNatsServer(natsBin, join(OUT, 'jetstream'));
     const common = {
-      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_e2e_compiled'), LEADFINDER_NATS_URL: nats.url,
+      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: nats.url,
       LEADFINDER_SESSION_SECRET: 'compiled-image-session-secret-0123456789', LEADFINDER_ADMIN_TOKEN: ADMIN,
       LEADFINDER_DATA_DIR: join(OUT, 'data'), LEADFINDER_LOG_LEVEL: 'info',
     };
@@ -78,6 +79,7 @@ describe.skipIf(!serversReady)('the compiled entry point, one process per role',
   afterAll(async () => {
     await Promise.allSettled(procs.map((p) => p.stop(5000)));
     await nats?.stop(5000);
+    await dropTestDatabase(mongoUrl, dbName);
   });
 
   it('runs each role as a single node process, no tsx, and a search through them ends done with rows', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockEnv, uniqueName } from '@leadfinder/testkit';
-import { distributedServers, startNatsServer, startRole } from './distributed-harness.js';
+import { distributedServers, dropTestDatabase, startNatsServer, startRole } from './distributed-harness.js';
 import type { Proc, RoleProc } from './distributed-harness.js';
 import { freePort } from '../support/server-process.js';
 import { serveBin } from '../support/serve-bin.js';
@@ -27,12 +27,13 @@ describe.skipIf(!serversReady)('the roles as the chart runs them', () => {
   let adminPort = 0;
   let nats: (Proc & { url: string }) | undefined;
   const started = <T extends Proc>(p: T): T => (procs.push(p), p);
+  const dbName = uniqueName('lf_e2e_deploy');
 
   beforeAll(async () => {
     nats = started(await startNatsServer(natsBin, join(tmp, 'jetstream')));
     adminPort = await freePort();
     const common = {
-      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_e2e_deploy'), LEADFINDER_NATS_URL: nats.url,
+      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: nats.url,
       LEADFINDER_SESSION_SECRET: 'deployment-session-secret-0123456789abcdef',
     };
     const dataDir = (name: string) => mkdtempSync(join(tmp, `${name}-`));
@@ -54,6 +55,7 @@ describe.skipIf(!serversReady)('the roles as the chart runs them', () => {
     // The roles first, their nats-server last.
     await Promise.allSettled(procs.filter((p) => p !== nats).map((p) => p.stop(5000)));
     await nats?.stop(5000);
+    await dropTestDatabase(mongoUrl, dbName);
     rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -96,6 +98,7 @@ describe.skipIf(!serversReady)('an edge connecting to NATS that requires a passw
   const tmp = mkdtempSync(join(tmpdir(), 'lf-nats-tls-'));
   const procs: Proc[] = [];
   let natsTlsUrl = '';
+  const natsTlsDb = uniqueName('lf_e2e_natstls');
   let env: Record<string, string> = {};
   let nats: ReturnType<typeof spawn> | undefined;
 
@@ -116,7 +119,7 @@ describe.skipIf(!serversReady)('an edge connecting to NATS that requires a passw
       await new Promise((r) => setTimeout(r, 100));
     }
     env = {
-      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_e2e_natstls'), LEADFINDER_NATS_URL: natsTlsUrl,
+      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: natsTlsDb, LEADFINDER_NATS_URL: natsTlsUrl,
       LEADFINDER_SESSION_SECRET: 'deployment-session-secret-0123456789abcdef', LEADFINDER_DATA_DIR: join(tmp, 'data'),
       LEADFINDER_NATS_TLS_CA_FILE: cert, LEADFINDER_NATS_USER: 'leadfinder',
     };
@@ -129,6 +132,7 @@ describe.skipIf(!serversReady)('an edge connecting to NATS that requires a passw
       nats.kill('SIGTERM');
       await gone;
     }
+    await dropTestDatabase(mongoUrl, natsTlsDb);
     rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@leadfinder/platform';
 import { connectNats, type NatsHandle } from '@leadfinder/platform/nats';
 import { uniqueName } from '@leadfinder/testkit';
-import { apiClient, createAccount, distributedServers, readEventStream, startNatsServer, startRole, waitUntil } from './distributed-harness.js';
+import { apiClient, createAccount, distributedServers, dropTestDatabase, readEventStream, startNatsServer, startRole, waitUntil } from './distributed-harness.js';
 import type { Proc, RoleProc } from './distributed-harness.js';
 
 /**
@@ -25,6 +25,7 @@ const { mongoUrl, natsBin, ready: serversReady } = await distributedServers(SUIT
 
 describe.skipIf(!serversReady)('NATS after 20 followed runs', () => {
   const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-nats-leftovers-'));
+  const dbName = uniqueName('lf_e2e_leftovers');
   const procs: Proc[] = [];
   let server: Proc & { url: string };
   let edge: RoleProc;
@@ -34,7 +35,7 @@ describe.skipIf(!serversReady)('NATS after 20 followed runs', () => {
     server = await startNatsServer(natsBin, join(tmpRoot, 'jetstream'));
     procs.push(server);
     const common = {
-      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_e2e_leftovers'), LEADFINDER_NATS_URL: server.url,
+      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: server.url,
       LEADFINDER_SESSION_SECRET: 'e2e-leftovers-session-secret-0123456789', LEADFINDER_ADMIN_TOKEN: ADMIN,
     };
     // Each process is recorded as soon as it is up, so afterAll stops it even when the other failed to start.
@@ -51,6 +52,7 @@ describe.skipIf(!serversReady)('NATS after 20 followed runs', () => {
     await nats?.close();
     await Promise.allSettled(procs.filter((p) => p !== server).map((p) => p.stop(5000)));
     await server?.stop(5000);
+    await dropTestDatabase(mongoUrl, dbName);
     rmSync(tmpRoot, { recursive: true, force: true });
   });
 

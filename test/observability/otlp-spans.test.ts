@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '@leadfinder/testkit';
-import { createAccount, distributedServers, startNatsServer, startRole } from '../e2e/distributed-harness.js';
+import { createAccount, distributedServers, dropTestDatabase, startNatsServer, startRole } from '../e2e/distributed-harness.js';
 import type { Proc, RoleProc } from '../e2e/distributed-harness.js';
 import { readTraceRequest } from './otlp-collector.js';
 
@@ -52,6 +52,7 @@ async function startCollector(): Promise<{ url: string; spans: OtlpSpan[]; close
 
 describe.skipIf(!serversReady)('OTLP spans of a real edge process', () => {
   const tmpRoot = mkdtempSync(join(tmpdir(), 'lf-otlp-'));
+  const dbName = uniqueName('lf_otlp');
   let nats: Proc & { url: string };
   let edge: RoleProc;
   let collector: Awaited<ReturnType<typeof startCollector>>;
@@ -62,7 +63,7 @@ describe.skipIf(!serversReady)('OTLP spans of a real edge process', () => {
     // A nats-server of its own: the work message this edge publishes must not reach another suite's coordinator.
     nats = await startNatsServer(natsBin, join(tmpRoot, 'jetstream'));
     edge = await startRole('edge', 'edge', {
-      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: uniqueName('lf_otlp'), LEADFINDER_NATS_URL: nats.url,
+      LEADFINDER_MONGODB_URL: mongoUrl!, LEADFINDER_MONGODB_DB: dbName, LEADFINDER_NATS_URL: nats.url,
       LEADFINDER_SESSION_SECRET: 'otlp-session-secret-0123456789abcdefgh', LEADFINDER_ADMIN_TOKEN: ADMIN,
       LEADFINDER_DATA_DIR: mkdtempSync(join(tmpRoot, 'edge-')), OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
     });
@@ -81,6 +82,7 @@ describe.skipIf(!serversReady)('OTLP spans of a real edge process', () => {
     await edge?.stop(5000);
     await nats?.stop(5000);
     await collector?.close();
+    await dropTestDatabase(mongoUrl, dbName);
     rmSync(tmpRoot, { recursive: true, force: true });
   });
 
