@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLeadfinderMetrics, silentLogger, systemClock } from '@leadfinder/platform';
+import { interruptRun } from '../src/activities/settlement.js';
 import { createFakeResearch } from './fake-research.js';
 import { createHarness, lastCost, tailOf, typesOf, type Harness } from './harness.js';
 import { standardWorld } from './world.js';
@@ -219,6 +221,23 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory, ma
         expect((await h.store.accounts.get(h.accountId))!).toMatchObject({ heldMicrousd: 0, balanceMicrousd: 25_000_000 - left.spendMicrousd });
         // The dead one's unacked delivery comes back to the survivor, which acks it: nothing stays queued.
         if (h.backlog) await waitFor(async () => (await h.backlog!()) === 0, 4_000);
+      });
+
+      it('a run two replicas claim in turn (the first one\'s lease lapsed while it interrupted) is announced interrupted once', async () => {
+        h = await newHarness({ LEADFINDER_LEASE_TTL_MS: '1000' });
+        const run = await h.createRun({ spendMicrousd: 120_000 });
+        const now = Date.now();
+        const first = (await h.store.runs.claim(run.id, 'replica-a', 1_000, now))!;
+        const second = (await h.store.runs.claim(run.id, 'replica-b', 1_000, now + 1_001))!;
+        expect(second.lease.epoch).toBeGreaterThan(first.lease.epoch);
+        const deps = { store: h.store, billing: h.billing, events: h.events, clock: systemClock, logger: silentLogger, metrics: createLeadfinderMetrics() };
+        // The first announces, then fails to end it (its lease is gone); the second ends it.
+        expect(await interruptRun(deps, first.before, first.lease, null)).toBe(false);
+        expect(await interruptRun(deps, second.before, second.lease, null)).toBe(true);
+        const events = await h.eventsOf(run.id);
+        expect(typesOf(events)).toEqual(['cost']);
+        expect(lastCost(events)).toMatchObject({ stage: 'Interrupted', usd: 0.12 });
+        expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'interrupted', chargeMicrousd: 120_000 });
       });
 
       it('a coordinator whose lease renewal is refused stops driving without writing anything more', async () => {

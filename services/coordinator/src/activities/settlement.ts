@@ -32,10 +32,12 @@ export const UNATTRIBUTED_STAGE = 'unknown';
  * Ends a run nobody is driving any more as `interrupted` (`where` kept), charged its persisted spend.
  * The only event is a `cost` (stage `Interrupted`) with the charge, so the run's last `cost` figure is
  * exactly what it was charged even when its driver died between persisting spend and announcing it.
+ * Its dedupe id is the run's, not the claim's: when this claimer's lease lapses before it ends the run
+ * and another claims it in turn, both announce the same charge, and the log keeps one.
  */
 export async function interruptRun(deps: SettlementDeps, run: RunDoc, lease: RunLease, stopReason: 'deadline' | null): Promise<boolean> {
   const charge = Math.min(run.spendMicrousd, run.holdMicrousd);
-  const emitter = new RunEmitter(deps.events, run.id, deps.clock, { dedupePrefix: `${run.id}:interrupted:${lease.epoch}` });
+  const emitter = new RunEmitter(deps.events, run.id, deps.clock, { dedupePrefix: `${run.id}:interrupted` });
   try {
     await emitter.emit({ type: 'cost', stage: TAIL_STAGES.interrupted, usd: microsToUsdNumber(charge) });
   } catch (error) {
