@@ -39,7 +39,10 @@ export interface Harness {
 
 export interface Replica {
   coordinator(fetcher: FetcherPort, filter: FilterPort, extra?: Partial<CoordinatorOptions>): Coordinator;
-  /** The process dies: every port call it makes from now on fails and its connections drop, unflushed. */
+  /**
+   * The process dies: every port call it makes from now on fails and its connections drop, unflushed.
+   * Resolves once the writes it had on their way have landed (or failed).
+   */
   kill(): Promise<void>;
 }
 
@@ -94,11 +97,11 @@ export async function createHarness(env: Record<string, string> = {}, ports: Por
     async replica() {
       const own = await backing.open();
       const killSwitch = new KillSwitch();
-      const guardedStore = killSwitch.guard(store, ['runs', 'accounts', 'ledger', 'keys']);
+      const guardedStore = killSwitch.guard(store, ['runs', 'accounts', 'ledger', 'keys'], true);
       const side = {
         store: guardedStore,
         billing: createBilling({ store: guardedStore, clock: systemClock, logger }),
-        events: killSwitch.guard(own.events),
+        events: killSwitch.guard(own.events, [], true),
         work: killSwitch.guardWork(own.work),
         stops: killSwitch.guard(own.stops),
       };
@@ -106,6 +109,8 @@ export async function createHarness(env: Record<string, string> = {}, ports: Por
         coordinator: (fetcher, filter, extra = {}) => spawn(side, fetcher, filter, extra),
         async kill() {
           await killSwitch.kill();
+          // Its writes already on their way land (on fake time, letting time pass while they do).
+          await time.settle(killSwitch.landed());
           await own.sever();
         },
       };
