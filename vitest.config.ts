@@ -11,10 +11,11 @@ const ALONE = ['test/e2e/distributed.test.ts', 'test/e2e/coordinators-under-load
 
 /**
  * What a test file may not share a process with other files for: OpenTelemetry's global providers and
- * the instrumentations (which patch a driver only if they load before it), fake timers, module mocks,
- * process.env and a service started in process (which starts telemetry).
+ * the instrumentations (which patch a driver only if they load before it; its OTLP codec,
+ * otlp-transformer, sets neither), fake timers, module mocks, process.env and a service started in
+ * process (which starts telemetry).
  */
-const PROCESS_STATE = /from '@opentelemetry|import\('@opentelemetry|createInMemoryTelemetry|startTelemetry|startService\(|useFakeTimers|installFakeClock|vi\.(mock|doMock|stubEnv|stubGlobal)|process\.env\.\w+\s*=[^=]|process\.env\[[^\]]+\]\s*=[^=]|delete process\.env/;
+const PROCESS_STATE = /from '@opentelemetry\/(?!otlp-transformer)|import\('@opentelemetry\/(?!otlp-transformer)|createInMemoryTelemetry|startTelemetry|startService\(|useFakeTimers|installFakeClock|vi\.(mock|doMock|stubEnv|stubGlobal)|process\.env\.\w+\s*=[^=]|process\.env\[[^\]]+\]\s*=[^=]|delete process\.env/;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

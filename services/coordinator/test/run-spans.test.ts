@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeResearch } from './fake-research.js';
 import { createHarness, type Harness } from './harness.js';
 import { embeddedPorts } from './ports.js';
-import { fakeTime, type TestTime } from './time.js';
+import { fakeTime } from './fake-time.js';
+import type { TestTime } from './time.js';
 import { standardWorld } from './world.js';
 
 /**

@@ -1,8 +1,9 @@
-import { vi } from 'vitest';
-
-/** The real timers, kept before any test installs fake ones: waits for real I/O use these. */
+/**
+ * The real timers, kept before any test installs fake ones (fake-time.ts imports this module first):
+ * waits for real I/O use these.
+ */
 const realSetTimeout = globalThis.setTimeout.bind(globalThis);
-const realPause = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
+export const realPause = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
 
 /**
  * Time as a test lets it pass. Lease renewals and lapses, deadlines, reaper passes, redelivery delays
@@ -49,35 +50,4 @@ export function realTime(): TestTime {
     settle: (promise) => promise,
     restore() {},
   };
-}
-
-/** Fake timers and `Date`, starting at the real now; promises, I/O and setImmediate stay real. */
-export function fakeTime(stepMs = 20): TestTime {
-  vi.useFakeTimers({ now: Date.now(), toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-  const time: TestTime = {
-    fake: true,
-    advance: async (ms) => {
-      await vi.advanceTimersByTimeAsync(ms);
-    },
-    async until(check, { timeoutMs = 5_000, what = 'condition', passing = true } = {}) {
-      const start = Date.now();
-      // A bound in real time too, so a wait that no timer can end fails instead of hanging.
-      const realUntil = performance.now() + (passing ? 10_000 : timeoutMs);
-      while (!(await check())) {
-        if (Date.now() - start > timeoutMs || performance.now() > realUntil) throw new Error(`${what} not reached within ${timeoutMs} ms`);
-        await realPause(1);
-        if (passing) await vi.advanceTimersByTimeAsync(stepMs);
-      }
-    },
-    async settle(promise) {
-      let done = false;
-      const watched = promise.finally(() => (done = true));
-      await time.until(() => done, { timeoutMs: 60_000, what: 'settled promise' });
-      return watched;
-    },
-    restore() {
-      vi.useRealTimers();
-    },
-  };
-  return time;
 }

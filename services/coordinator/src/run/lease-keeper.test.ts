@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { silentLogger, systemClock, type RunDoc, type RunStore, type Store, type WorkItem } from '@leadfinder/platform';
 import { createEmbeddedStore } from '@leadfinder/platform/embedded';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeTime, type TestTime } from '../../test/time.js';
+import { fakeTime } from '../../test/fake-time.js';
+import type { TestTime } from '../../test/time.js';
 import { LeaseKeeper } from './lease-keeper.js';
 
 /**
