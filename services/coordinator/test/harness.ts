@@ -97,11 +97,11 @@ export async function createHarness(env: Record<string, string> = {}, ports: Por
     async replica() {
       const own = await backing.open();
       const killSwitch = new KillSwitch();
-      const guardedStore = killSwitch.guard(store, ['runs', 'accounts', 'ledger', 'keys'], true);
+      const guardedStore = killSwitch.guard(store, { nested: ['runs', 'accounts', 'ledger', 'keys'], land: true });
       const side = {
         store: guardedStore,
         billing: createBilling({ store: guardedStore, clock: systemClock, logger }),
-        events: killSwitch.guard(own.events, [], true),
+        events: killSwitch.guard(own.events, { land: true }),
         work: killSwitch.guardWork(own.work),
         stops: killSwitch.guard(own.stops),
       };

@@ -40,7 +40,7 @@ export class KillSwitch {
    * before the kill counts for `landed()`: for ports whose calls all end (the store, the event log), not
    * for those that wait on others (a stop flag's wait).
    */
-  guard<T extends object>(target: T, nested: readonly string[] = [], land = false): T {
+  guard<T extends object>(target: T, { nested = [], land = false }: { nested?: readonly string[]; land?: boolean } = {}): T {
     return new Proxy(target, {
       get: (obj, prop, receiver) => {
         const value = Reflect.get(obj, prop, receiver);
@@ -56,7 +56,7 @@ export class KillSwitch {
             return result;
           };
         }
-        if (value && typeof value === 'object' && nested.includes(String(prop))) return this.guard(value as object, [], land);
+        if (value && typeof value === 'object' && nested.includes(String(prop))) return this.guard(value as object, { land });
         return value;
       },
     });
