@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
 
 /**
  * Suites whose subject is timing under real processes (a stop within seconds, leases of a few seconds
@@ -60,6 +61,7 @@ export default defineConfig({
     // longer than a second to show what it already does; a passing poll returns as soon as it holds.
     expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
+    sequence: { sequencer: SlowFirstSequencer },
     // Compiles the service once per run (reused while the sources are unchanged): test children start
     // `leadfinder serve` from the bundle the image runs, 2 CPU-seconds a start instead of 3.5 through tsx.
     // Then starts the one embedded server the files that need no other settings share (test/support/shared-server.ts).
