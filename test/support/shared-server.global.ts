@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { isRunSetup } from './run-setup.js';
 import { launchServerProcess } from './server-process.js';
-import { SHARED_SERVER_ADMIN_TOKEN, SHARED_SERVER_DATA_ENV, SHARED_SERVER_ENV, SHARED_SERVER_LOG_ENV } from './shared-server.js';
+import { SHARED_SERVER_DATA_ENV, SHARED_SERVER_ENV, SHARED_SERVER_LOG_ENV, SHARED_SERVER_SETTINGS } from './shared-server.js';
 
 /**
  * vitest global setup: starts the embedded server the test files share (test/support/shared-server.ts)
@@ -63,7 +63,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const logDir = mkdtempSync(join(tmpdir(), 'leadfinder-shared-server-'));
   const log = join(logDir, 'output.log');
   appendFileSync(log, '');
-  const { server, ready } = launchServerProcess(await freeSharedPort(), { env: { LEADFINDER_ADMIN_TOKEN: SHARED_SERVER_ADMIN_TOKEN } });
+  const { server, ready } = launchServerProcess(await freeSharedPort(), { env: { ...SHARED_SERVER_SETTINGS } });
   server.child.stdout!.on('data', (d: Buffer) => appendFileSync(log, d));
   server.child.stderr!.on('data', (d: Buffer) => appendFileSync(log, d));
   // The files wait for it themselves (and report a failed start); nothing here waits.

@@ -2,13 +2,22 @@ import { readFileSync } from 'node:fs';
 import { startServerProcess } from './server-process.js';
 
 /**
- * One embedded `leadfinder serve` with nothing set but its admin token, shared by the test files that need
- * no more than that (an account of their own on the bundled sample corpus): it is started once for the
- * whole vitest run (test/support/shared-server.global.ts) instead of once per file, about 2 CPU-seconds
- * and a few seconds of waiting per file. Each file makes its own accounts, so files never see each
- * other's runs or money.
+ * One embedded `leadfinder serve` with the settings below, shared by the test files that need no more
+ * than that (an account of their own on the bundled sample corpus): it is started once for the whole
+ * vitest run (test/support/shared-server.global.ts) instead of once per file, about 2 CPU-seconds and a
+ * few seconds of waiting per file. Each file makes its own accounts, so files never see each other's runs
+ * or money.
  */
 export const SHARED_SERVER_ADMIN_TOKEN = 'shared-server-admin-token-0123456789abcdef';
+/**
+ * Its settings: the admin token, and webhooks to loopback receivers (the test files' own) allowed, with
+ * retries a tenth of a second apart instead of seconds.
+ */
+export const SHARED_SERVER_SETTINGS: Readonly<Record<string, string>> = {
+  LEADFINDER_ADMIN_TOKEN: SHARED_SERVER_ADMIN_TOKEN,
+  LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1',
+  LEADFINDER_WEBHOOK_RETRY_BASE_MS: '100',
+};
 /** Set by the global setup to the shared server's URL, for the test files; `off` (set by hand) gives each file its own server, as before. */
 export const SHARED_SERVER_ENV = 'LEADFINDER_TEST_SHARED_SERVER';
 /** Set by the global setup to the file the shared server's output goes to. */
@@ -32,7 +41,7 @@ export interface EmbeddedServer {
 export async function embeddedServer(): Promise<EmbeddedServer> {
   const url = process.env[SHARED_SERVER_ENV];
   if (!url || url === 'off') {
-    const own = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: SHARED_SERVER_ADMIN_TOKEN } });
+    const own = await startServerProcess({ env: { ...SHARED_SERVER_SETTINGS } });
     return { url: own.url, dataDir: own.dataDir, output: own.output, stop: async () => void (await own.stop()) };
   }
   const log = process.env[SHARED_SERVER_LOG_ENV];

@@ -13,6 +13,8 @@ import type { LeadfinderClient } from '@leadfinder/client';
 import { ResultRow } from '@leadfinder/wire';
 import { createAccount, startServerProcess } from '../../../test/support/server-process.js';
 import type { ServerProcess } from '../../../test/support/server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN } from '../../../test/support/shared-server.js';
+import type { EmbeddedServer } from '../../../test/support/shared-server.js';
 import { csvObjects } from '../test/parse-csv.js';
 import { runClientCommand } from './client-commands.js';
 import type { ClientIo } from './client-commands.js';
@@ -50,7 +52,7 @@ async function startSlowSearxng(): Promise<{ url: string; close(): Promise<void>
   };
 }
 
-let corpus: ServerProcess;
+let corpus: EmbeddedServer;
 let slow: ServerProcess;
 let searxng: { url: string; close(): Promise<void> };
 let account: { id: string; apiKey: string; sessionToken: string };
@@ -62,11 +64,12 @@ const tmp = mkdtempSync(join(tmpdir(), 'leadfinder-cli-test-'));
 beforeAll(async () => {
   searxng = await startSlowSearxng();
   [corpus, slow] = await Promise.all([
-    // Loopback webhook receivers allowed (a loopback test service), for `search --webhook`.
-    startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', LEADFINDER_WEBHOOK_RETRY_BASE_MS: '100' } }),
+    // The run's shared server: loopback webhook receivers are allowed there (a loopback test service), for
+    // `search --webhook`.
+    embeddedServer(),
     startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_SEARCH: 'searxng', LEADFINDER_SEARXNG_URL: searxng.url } }),
   ]);
-  account = await createAccount(corpus.url, ADMIN, 100);
+  account = await createAccount(corpus.url, SHARED_SERVER_ADMIN_TOKEN, 100);
   slowAccount = await createAccount(slow.url, ADMIN, 100);
   sdk = createClient({ baseUrl: corpus.url, credential: account.apiKey });
   slowSdk = createClient({ baseUrl: slow.url, credential: slowAccount.apiKey });
@@ -219,7 +222,7 @@ describe('leadfinder search', () => {
   });
 
   it('shows the 402 message and the amounts and exits 1', async () => {
-    const poor = await createAccount(corpus.url, ADMIN, 1);
+    const poor = await createAccount(corpus.url, SHARED_SERVER_ADMIN_TOKEN, 1);
     const t = fakeIo({ LEADFINDER_URL: corpus.url, LEADFINDER_API_KEY: poor.apiKey });
     const code = await runClientCommand(['search', QUERY], t.io);
     expect(code).toBe(1);
@@ -464,7 +467,7 @@ describe('the leadfinder binary', () => {
 
 describe('leadfinder webhooks', () => {
   it('creates an endpoint (secret on stdout once), lists, rotates and deletes it, with a session token', async () => {
-    const owner = await createAccount(corpus.url, ADMIN, 5);
+    const owner = await createAccount(corpus.url, SHARED_SERVER_ADMIN_TOKEN, 5);
     const env = { LEADFINDER_URL: corpus.url, LEADFINDER_SESSION_TOKEN: owner.sessionToken };
     const made = fakeIo(env);
     expect(await runClientCommand(['webhooks', 'create', 'https://hooks.example.com/leadfinder', '--events', 'search.finished,search.progress'], made.io), made.err()).toBe(0);

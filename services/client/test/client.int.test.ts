@@ -8,24 +8,25 @@ import {
   createClient, verifyWebhook,
 } from '@leadfinder/client';
 import type { FollowedEvent, LeadfinderClient } from '@leadfinder/client';
-import { createAccount, startServerProcess } from '../../../test/support/server-process.js';
-import type { ServerProcess } from '../../../test/support/server-process.js';
+import { createAccount } from '../../../test/support/server-process.js';
+import { embeddedServer, SHARED_SERVER_ADMIN_TOKEN as ADMIN } from '../../../test/support/shared-server.js';
+import type { EmbeddedServer } from '../../../test/support/shared-server.js';
 import { startProxy } from './proxy.js';
 import type { ProxyAction, ProxiedRequest, TestProxy } from './proxy.js';
 
-const ADMIN = 'admin-token-client-tests-0123456789abcdef';
 /** Finds rows in the bundled sample corpus within a few seconds. */
 const QUERY = 'fintech startups in Berlin that raised a seed round';
 
-let server: ServerProcess;
+let server: EmbeddedServer;
 let apiKey: string;
 let sessionToken: string;
 let direct: LeadfinderClient;
 const proxies: TestProxy[] = [];
 
 beforeAll(async () => {
-  // Loopback webhook receivers are allowed (a loopback test service); retries come quickly.
-  server = await startServerProcess({ env: { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_WEBHOOK_ALLOW_PRIVATE: '1', LEADFINDER_WEBHOOK_RETRY_BASE_MS: '100' } });
+  // The run's shared server: loopback webhook receivers are allowed there (a loopback test service), and
+  // retries come quickly.
+  server = await embeddedServer();
   ({ apiKey, sessionToken } = await createAccount(server.url, ADMIN, 200));
   direct = createClient({ baseUrl: server.url, credential: apiKey });
 });
