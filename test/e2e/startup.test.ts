@@ -5,20 +5,19 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startServerProcess } from '../support/server-process.js';
-import { serveBin, TS_LAUNCHER } from '../support/serve-bin.js';
+import { createAccount, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { serveBin } from '../support/serve-bin.js';
 
 /**
- * Runs `leadfinder serve` expecting it to refuse to start; resolves with exit code and stderr. Not
- * spawnSync: a test starts its refusals together, so their start-ups (seconds of imports each) overlap.
- * A refusal of the configuration comes before the drivers and roles are imported: through the TypeScript
- * launcher that is 0.7 CPU-seconds (the bundle imports everything first, 1.8). A refusal made later,
- * by the stack (data dir, database, port), pays the whole import: `bin` = serveBin(), the bundle, 2 CPU-s
- * instead of 3-4 through tsx.
+ * Runs `leadfinder serve` (the bundle the image runs, serveBin()) expecting it to refuse to start;
+ * resolves with exit code and stderr. Not spawnSync: a test starts its refusals together, so their
+ * start-ups overlap. A refusal of the configuration comes before the drivers and roles are initialised
+ * (0.3 CPU-seconds; 0.5 through the TypeScript launcher); one made later, by the stack (data dir,
+ * database, port), pays the whole start-up.
  */
-function refusedStart(env: Record<string, string>, args: string[] = [], bin = TS_LAUNCHER): Promise<{ code: number | null; stderr: string }> {
+function refusedStart(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve', ...args], {
+    const child = spawn(process.execPath, [serveBin(), 'serve', ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LEADFINDER_LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
       timeout: 100_000,
@@ -57,10 +56,24 @@ describe('starting the embedded service', () => {
     dataDir: string; health: number; ready: number; account: { id: string; apiKey: string }; created: number; id: string;
     exitCode: number | null; modes: Record<string, number | undefined>;
   }>;
+  /**
+   * The first server started again on its data dir, with the log at info and a fetch pin: the restart test
+   * reads the first server's run from it, the sign-in test its start-up lines (one start for both).
+   */
+  let restartedServer: Promise<ServerProcess>;
   beforeAll(() => {
     firstServer = stoppedServer();
-    // Awaited by the two tests that use it, which report its failure; the other tests do not depend on it.
+    restartedServer = firstServer.then(async (first) => {
+      const server = await startServerProcess({
+        dataDir: first.dataDir, args: [],
+        env: { LEADFINDER_ADMIN_TOKEN: ADMIN, LEADFINDER_LOG_LEVEL: 'info', LEADFINDER_FETCH_RESOLVE: 'intranet.example:443:10.0.0.5' },
+      });
+      cleanup.push(() => server.stop());
+      return server;
+    });
+    // Awaited by the tests that use them, which report their failure; the other tests do not depend on them.
     firstServer.catch(() => undefined);
+    restartedServer.catch(() => undefined);
   });
   async function stoppedServer() {
     const parent = mkdtempSync(join(tmpdir(), 'lf-private-'));
@@ -96,8 +109,7 @@ describe('starting the embedded service', () => {
     expect(first.created).toBe(202);
     expect(first.exitCode).toBe(0);
 
-    const server = await startServerProcess({ dataDir: first.dataDir, env: { LEADFINDER_ADMIN_TOKEN: ADMIN }, args: [] });
-    cleanup.push(() => server.stop());
+    const server = await restartedServer;
     const again = await fetch(`${server.url}/v1/searches/${first.id}`, { headers: { authorization: `Bearer ${first.account.apiKey}` } });
     expect(again.status).toBe(200);
     expect(((await again.json()) as { query: string }).query).toBe(QUERY);
@@ -149,9 +161,9 @@ describe('starting the embedded service', () => {
     writeFileSync(join(kept, 'session-secret'), 'short\n');
     const [r, file, admin, url] = await Promise.all([
       refusedStart({ LEADFINDER_SESSION_SECRET: 'a' }),
-      refusedStart({ LEADFINDER_DATA_DIR: kept }, [], serveBin()),
+      refusedStart({ LEADFINDER_DATA_DIR: kept }),
       refusedStart({ LEADFINDER_ADMIN_TOKEN: 'x' }),
-      refusedStart({ LEADFINDER_MONGODB_URL: 'mongodb://lf:hunter2-secret@db host/x' }, [], serveBin()),
+      refusedStart({ LEADFINDER_MONGODB_URL: 'mongodb://lf:hunter2-secret@db host/x' }),
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -166,10 +178,9 @@ describe('starting the embedded service', () => {
   }, 120_000);
 
   it('says at start-up which sign-in is active', async () => {
-    // Both servers start together (their start-ups overlap); each is stopped by the cleanup either way.
+    // The restarted server has no sign-in set; the other is started here. Each is stopped by the cleanup.
     const [none, dev] = await Promise.all([
-      startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'info', LEADFINDER_FETCH_RESOLVE: 'intranet.example:443:10.0.0.5' } })
-        .then((server) => (cleanup.push(() => server.stop()), server)),
+      restartedServer,
       startServerProcess({ env: { LEADFINDER_LOG_LEVEL: 'warn', LEADFINDER_DEV_SIGNIN: '1' } })
         .then((server) => (cleanup.push(() => server.stop()), server)),
     ]);
@@ -198,7 +209,7 @@ describe('starting the embedded service', () => {
     await new Promise<void>((resolve) => first.listen(0, '127.0.0.1', resolve));
     cleanup.push(() => new Promise<void>((resolve) => first.close(() => resolve())));
     const port = (first.address() as AddressInfo).port;
-    const r = await refusedStart({ PORT: String(port), HOST: '127.0.0.1', LEADFINDER_DATA_DIR: tempDir('lf-port-') }, [], serveBin());
+    const r = await refusedStart({ PORT: String(port), HOST: '127.0.0.1', LEADFINDER_DATA_DIR: tempDir('lf-port-') });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/address already in use/);
@@ -214,7 +225,7 @@ describe('starting the embedded service', () => {
     const dataDir = join(parent, 'data');
     // A data dir that is a regular file cannot be used even by root (permissions do not stop root).
     spawnSync('touch', [dataDir]);
-    const r = await refusedStart({ LEADFINDER_DATA_DIR: dataDir }, [], serveBin());
+    const r = await refusedStart({ LEADFINDER_DATA_DIR: dataDir });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('LEADFINDER_DATA_DIR');
