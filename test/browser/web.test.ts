@@ -10,6 +10,8 @@ import { startFakeWeb } from '../support/fake-web.js';
 import type { FakeWeb } from '../support/fake-web.js';
 import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
+import { embeddedServer } from '../support/shared-server.js';
+import type { EmbeddedServer } from '../support/shared-server.js';
 
 /**
  * The web page in a real Chromium against a real embedded server, as a person uses it: signed out (no
@@ -88,7 +90,7 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
   let page: Page;
   const dialogs: string[] = [];
   // The servers of two later tests (see beforeAll).
-  let bareServer: Promise<ServerProcess>;
+  let bareServer: Promise<EmbeddedServer>;
   let slowServer: Promise<{ web: FakeWeb; slow: ServerProcess }>;
 
   beforeAll(async () => {
@@ -100,10 +102,10 @@ describe.skipIf(!executablePath)('web page in Chromium', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     page = await context.newPage();
     page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.accept(); });
-    // Started now, while the first tests run on the first server; each test awaits its own. No sign-in configured:
-    bareServer = awaitedLater(startServerProcess());
-    // A second server behind the fake public web (SearXNG on loopback) whose searches can answer slowly;
-    // 12 USD buys two 5 USD holds and not a third.
+    // The servers of later tests, each awaited by its own test. No sign-in configured: the run's shared server.
+    bareServer = awaitedLater(embeddedServer());
+    // Started now, while the first tests run on the first server: a second server behind the fake public web
+    // (SearXNG on loopback) whose searches can answer slowly; 12 USD buys two 5 USD holds and not a third.
     slowServer = awaitedLater(startFakeWeb().then(async (web) => {
       try {
         return { web, slow: await startServerProcess({ env: { ...web.resolveEnv, LEADFINDER_DEV_SIGNIN: '1', LEADFINDER_WELCOME_BALANCE_USD: '12' } }) };
