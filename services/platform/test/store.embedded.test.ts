@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { appendFile, chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBilling, silentLogger } from '@leadfinder/platform';
 import { createEmbeddedStore, DataDirError } from '@leadfinder/platform/embedded';
@@ -86,6 +86,29 @@ describe('embedded store on disk', () => {
       expect(await again.accounts.get('acc_kept')).toMatchObject({ sessionVersion: 1 });
       await again.close();
     }
+  });
+
+  it('has every change a reader can see in its file already, so a process killed then loses none of them', async () => {
+    const dataDir = await freshDir();
+    const store = await createEmbeddedStore({ dataDir, logger: silentLogger });
+    const run = makeRun();
+    await store.runs.insert(run);
+    const { lease } = (await store.runs.claim(run.id, 'coord-1', 10_000, 0))!;
+    // Two progress writes in a row, neither awaited: the first one's disk sync is still in flight when the
+    // second is made (a run moving on while the disk is slow). A poll sees the second at once...
+    const writes = [
+      store.runs.progress(run.id, lease, { where: 'round 1 · screening' }, 1),
+      store.runs.progress(run.id, lease, { where: 'round 1 · opening pages' }, 2),
+    ];
+    expect((await store.runs.get(run.id))?.where).toBe('round 1 · opening pages');
+    // ...and a process killed (SIGKILL) right after that poll keeps what the OS has: the file as it is now.
+    const copy = join(await freshDir(), 'store.jsonl');
+    await writeFile(copy, readFileSync(join(dataDir, 'store.jsonl')));
+    await Promise.all(writes);
+    await store.close();
+    const reopened = await createEmbeddedStore({ dataDir: dirname(copy), logger: silentLogger });
+    expect((await reopened.runs.get(run.id))?.where).toBe('round 1 · opening pages');
+    await reopened.close();
   });
 
   it('ignores a last line torn by a crash and keeps appending cleanly after it', async () => {

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, writeSync } from 'node:fs';
 import { access, open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LeadfinderError, UnavailableError } from '../../errors.js';
@@ -15,9 +15,12 @@ export class DataDirError extends UnavailableError {
 
 /**
  * An append-only JSON-lines journal: the one file format of the embedded store and event log. `append`
- * resolves only once its lines are written (and fsynced, unless `sync: false`);
- * lines queued while a write is in flight go out together in the next write (group commit), in the
- * order they were appended. A torn last line (a crash mid-write) is ignored on load.
+ * hands its lines to the OS before it returns (a synchronous write), so a process killed at any later
+ * moment loses none of them: the store applies a change in memory, where readers see it, in the same
+ * step as it appends it, and a reader never sees a change a crash of the process then takes back. The
+ * promise resolves once the lines are on the disk (fdatasync, unless `sync: false`); appends made while a
+ * sync is in flight share the next one (group commit). A torn last line (a crash mid-write) is ignored on
+ * load.
  */
 export interface Journal<R> {
   /** Records in the file, oldest first. */
@@ -56,44 +59,61 @@ export async function openJournal<R>(options: JournalOptions): Promise<Journal<R
   if (torn) await writeAtomically(path, records);
   let handle = await openForAppend(path);
   let failed: Error | null = null;
-  let queue: { text: string; resolve: () => void; reject: (e: Error) => void }[] = [];
-  let flushing: Promise<void> | null = null;
+  /** Appends written to the OS so far, and how many of them are known to be on the disk. */
+  let written = 0;
+  let synced = 0;
+  let waiting: { seq: number; resolve: () => void; reject: (e: Error) => void }[] = [];
+  let syncing: Promise<void> | null = null;
 
-  async function flush(): Promise<void> {
-    while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
+  /** Memory and disk may now disagree: every waiting and later append is refused instead of silently diverging. */
+  function fail(reason: string, cause: unknown): Error {
+    failed = new DataDirError(path, reason, { cause });
+    waiting.splice(0).forEach((w) => w.reject(failed!));
+    return failed;
+  }
+
+  async function syncLoop(): Promise<void> {
+    while (synced < written && !failed) {
+      const upTo = written;
       try {
-        await handle.write(batch.map((b) => b.text).join(''));
-        if (sync) await handle.datasync();
-        batch.forEach((b) => b.resolve());
+        await handle.datasync();
       } catch (cause) {
-        // Memory and disk may now disagree: refuse every later write instead of silently diverging.
-        failed = new DataDirError(path, 'write failed', { cause });
-        batch.forEach((b) => b.reject(failed!));
-        queue.splice(0).forEach((b) => b.reject(failed!));
+        fail('sync failed', cause);
+        break;
       }
+      synced = upTo;
+      const done = waiting.filter((w) => w.seq <= upTo);
+      waiting = waiting.filter((w) => w.seq > upTo);
+      done.forEach((w) => w.resolve());
     }
-    flushing = null;
+    syncing = null;
   }
 
   return {
     records,
     append(recs) {
       if (failed) return Promise.reject(failed);
-      const text = recs.map((r) => JSON.stringify(r) + '\n').join('');
-      const done = new Promise<void>((resolve, reject) => queue.push({ text, resolve, reject }));
-      flushing ??= flush();
+      const bytes = Buffer.from(recs.map((r) => JSON.stringify(r) + '\n').join(''));
+      try {
+        for (let off = 0; off < bytes.length;) off += writeSync(handle.fd, bytes, off);
+      } catch (cause) {
+        return Promise.reject(fail('write failed', cause));
+      }
+      written += 1;
+      if (!sync) return Promise.resolve();
+      const seq = written;
+      const done = new Promise<void>((resolve, reject) => waiting.push({ seq, resolve, reject }));
+      syncing ??= syncLoop();
       return done;
     },
     async rewrite(recs) {
-      await flushing;
+      await syncing;
       await handle.close();
       await writeAtomically(path, recs);
       handle = await openForAppend(path);
     },
     async close() {
-      await flushing;
+      await syncing;
       await handle.close();
     },
   };
