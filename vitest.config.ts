@@ -11,12 +11,20 @@ import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
 const ALONE = ['test/e2e/distributed.test.ts', 'test/e2e/coordinators-under-load.test.ts'];
 
 /**
- * What a test file may not share a process with other files for: OpenTelemetry's global providers and
- * the instrumentations (which patch a driver only if they load before it; its OTLP codec,
- * otlp-transformer, sets neither), fake timers, module mocks, process.env and a service started in
- * process (which starts telemetry).
+ * What a test file may not share a process with other files for: OpenTelemetry's global providers (set
+ * by a provider's register(), the API's setGlobal* calls and our telemetry helpers) and the SDK packages
+ * that install them or the instrumentations (which patch a driver only if they load before it), fake
+ * timers, module mocks, process.env and a service started in process (which starts telemetry). The
+ * OpenTelemetry packages that set nothing when imported (the API, core, resources, the span and metric
+ * SDKs used without register(), the OTLP codec) do not count.
  */
-const PROCESS_STATE = /from '@opentelemetry\/(?!otlp-transformer)|import\('@opentelemetry\/(?!otlp-transformer)|createInMemoryTelemetry|startTelemetry|startService\(|useFakeTimers|installFakeClock|vi\.(mock|doMock|stubEnv|stubGlobal)|process\.env\.\w+\s*=[^=]|process\.env\[[^\]]+\]\s*=[^=]|delete process\.env/;
+const OTEL_WITHOUT_GLOBALS = "(?:api|core|resources|sdk-trace-base|sdk-metrics|semantic-conventions|otlp-transformer)['/]";
+const PROCESS_STATE = new RegExp([
+  `from '@opentelemetry\\/(?!${OTEL_WITHOUT_GLOBALS})`, `import\\('@opentelemetry\\/(?!${OTEL_WITHOUT_GLOBALS})`,
+  '\\.register\\(\\)', '\\b(?:trace|context|propagation|metrics)\\.(?:setGlobal\\w*|disable)\\(',
+  'createInMemoryTelemetry', 'startTelemetry', 'startService\\(', 'useFakeTimers', 'installFakeClock', 'vi\\.(?:mock|doMock|stubEnv|stubGlobal)',
+  'process\\.env\\.\\w+\\s*=[^=]', 'process\\.env\\[[^\\]]+\\]\\s*=[^=]', 'delete process\\.env',
+].join('|'));
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
