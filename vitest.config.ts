@@ -14,15 +14,15 @@ const ALONE = ['test/e2e/distributed.test.ts', 'test/e2e/coordinators-under-load
  * What a test file may not share a process with other files for: OpenTelemetry's global providers (set
  * by a provider's register(), the API's setGlobal* calls and our telemetry helpers) and the SDK packages
  * that install them or the instrumentations (which patch a driver only if they load before it), fake
- * timers, module mocks, process.env and a service started in process (which starts telemetry). The
- * OpenTelemetry packages that set nothing when imported (the API, core, resources, the span and metric
- * SDKs used without register(), the OTLP codec) do not count.
+ * timers (unless the test file restores the real ones), module mocks, process.env and a service started in
+ * process (which starts telemetry). The OpenTelemetry packages that set nothing when imported (the API,
+ * core, resources, the span and metric SDKs used without register(), the OTLP codec) do not count.
  */
 const OTEL_WITHOUT_GLOBALS = "(?:api|core|resources|sdk-trace-base|sdk-metrics|semantic-conventions|otlp-transformer)['/]";
 const PROCESS_STATE = new RegExp([
   `from '@opentelemetry\\/(?!${OTEL_WITHOUT_GLOBALS})`, `import\\('@opentelemetry\\/(?!${OTEL_WITHOUT_GLOBALS})`,
   '\\.register\\(\\)', '\\b(?:trace|context|propagation|metrics)\\.(?:setGlobal\\w*|disable)\\(',
-  'createInMemoryTelemetry', 'startTelemetry', 'startService\\(', 'useFakeTimers', 'installFakeClock', 'vi\\.(?:mock|doMock|stubEnv|stubGlobal)',
+  'createInMemoryTelemetry', 'startTelemetry', 'startService\\(', 'installFakeClock', 'vi\\.(?:mock|doMock|stubEnv|stubGlobal)',
   'process\\.env\\.\\w+\\s*=[^=]', 'process\\.env\\[[^\\]]+\\]\\s*=[^=]', 'delete process\\.env',
 ].join('|'));
 
@@ -37,6 +37,7 @@ function filesUnder(dir: string): string[] {
 /** Whether a test file, or a test helper it imports (relative imports under a test/ folder, followed), touches PROCESS_STATE. */
 function touchesProcessState(file: string, seen = new Set<string>()): boolean {
   if (seen.has(file)) return false;
+  const testFile = seen.size === 0;
   seen.add(file);
   let text: string;
   try {
@@ -45,6 +46,9 @@ function touchesProcessState(file: string, seen = new Set<string>()): boolean {
     return false;
   }
   if (PROCESS_STATE.test(text)) return true;
+  // vitest's fake timers outlive the file in a shared process unless the test file itself puts the real
+  // ones back (a helper that installs them cannot tell whether its callers restore them).
+  if (/useFakeTimers/.test(text) && !(testFile && /vi\.useRealTimers\(\)/.test(text))) return true;
   return [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)]
     .map((m) => normalize(join(dirname(file), m[1]!.replace(/\.js$/, '.ts'))))
     .filter((helper) => helper.split('/').includes('test'))
@@ -102,7 +106,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        // One process for both files, one after the other (each starts and stops its own fleet): a second
+        // fork would import the same drivers and helpers again while nothing else runs.
+        test: { name: 'alone', include: ALONE, isolate: false, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
     ],
   },
