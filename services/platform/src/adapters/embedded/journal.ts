@@ -59,9 +59,8 @@ export async function openJournal<R>(options: JournalOptions): Promise<Journal<R
   if (torn) await writeAtomically(path, records);
   let handle = await openForAppend(path);
   let failed: Error | null = null;
-  /** Appends written to the OS so far, and how many of them are known to be on the disk. */
+  /** Appends written to the OS so far; those not yet known to be on the disk wait in `waiting`. */
   let written = 0;
-  let synced = 0;
   let waiting: { seq: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   let syncing: Promise<void> | null = null;
 
@@ -73,7 +72,7 @@ export async function openJournal<R>(options: JournalOptions): Promise<Journal<R
   }
 
   async function syncLoop(): Promise<void> {
-    while (synced < written && !failed) {
+    while (waiting.length > 0 && !failed) {
       const upTo = written;
       try {
         await handle.datasync();
@@ -81,7 +80,6 @@ export async function openJournal<R>(options: JournalOptions): Promise<Journal<R
         fail('sync failed', cause);
         break;
       }
-      synced = upTo;
       const done = waiting.filter((w) => w.seq <= upTo);
       waiting = waiting.filter((w) => w.seq > upTo);
       done.forEach((w) => w.resolve());
