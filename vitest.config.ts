@@ -12,17 +12,19 @@ const ALONE = ['test/e2e/distributed.test.ts', 'test/e2e/coordinators-under-load
 
 /**
  * What a test file may not share a process with other files for: OpenTelemetry's global providers (set
- * by a provider's register(), the API's setGlobal* calls and our telemetry helpers) and the SDK packages
- * that install them or the instrumentations (which patch a driver only if they load before it), fake
- * timers (unless the test file restores the real ones), module mocks, process.env and a service started in
- * process (which starts telemetry). The OpenTelemetry packages that set nothing when imported (the API,
- * core, resources, the span and metric SDKs used without register(), the OTLP codec) do not count.
+ * by a provider's register(), the API's setGlobal* calls and startTelemetry) and the SDK packages that
+ * install them or the instrumentations (which patch a driver only if they load before it, so
+ * `instrumentations: true` counts too), fake timers (unless the test file restores the real ones), module
+ * mocks, process.env and a service started in process (which starts telemetry). The OpenTelemetry packages
+ * that set nothing when imported (the API, core, resources, the span and metric SDKs used without
+ * register(), the OTLP codec) do not count, nor does createInMemoryTelemetry: it replaces whatever an
+ * earlier file left installed, and our code looks its tracers and meters up when it uses them.
  */
 const OTEL_WITHOUT_GLOBALS = "(?:api|core|resources|sdk-trace-base|sdk-metrics|semantic-conventions|otlp-transformer)['/]";
 const PROCESS_STATE = new RegExp([
   `from '@opentelemetry\\/(?!${OTEL_WITHOUT_GLOBALS})`, `import\\('@opentelemetry\\/(?!${OTEL_WITHOUT_GLOBALS})`,
   '\\.register\\(\\)', '\\b(?:trace|context|propagation|metrics)\\.(?:setGlobal\\w*|disable)\\(',
-  'createInMemoryTelemetry', 'startTelemetry', 'startService\\(', 'installFakeClock', 'vi\\.(?:mock|doMock|stubEnv|stubGlobal)',
+  'instrumentations: true', 'startTelemetry', 'startService\\(', 'installFakeClock', 'vi\\.(?:mock|doMock|stubEnv|stubGlobal)',
   'process\\.env\\.\\w+\\s*=[^=]', 'process\\.env\\[[^\\]]+\\]\\s*=[^=]', 'delete process\\.env',
 ].join('|'));
 

@@ -93,6 +93,21 @@ describe('trace context helpers', () => {
     expect(injectTraceContext()).toEqual({});
     expect(withExtractedContext({}, () => trace.getActiveSpan())).toBeUndefined();
   });
+
+  test('an in-memory installation replaces one an earlier test file left installed', async () => {
+    const left = createInMemoryTelemetry();
+    cleanups.push(() => left.shutdown());
+    const telemetry = createInMemoryTelemetry();
+    cleanups.push(() => telemetry.shutdown());
+    tracer('test').startSpan('recorded').end();
+    expect(telemetry.spans().map((s) => s.name)).toEqual(['recorded']);
+    expect(left.spans()).toEqual([]);
+    const headers = tracer('test').startActiveSpan('publisher', (span) => {
+      span.end();
+      return injectTraceContext();
+    });
+    expect(headers.traceparent).toMatch(/^00-[0-9a-f]{32}-/);
+  });
 });
 
 describe('leadfinder metrics', () => {

@@ -59,4 +59,18 @@ describe('edge request tracing', () => {
     const carried = h.enqueued.at(-1)!.headers['traceparent'];
     expect(carried?.split('-')[1]).toBe(post.spanContext().traceId);
   });
+
+  it('records the accept span under telemetry installed after the first search (the edge looks its tracer up per request)', async () => {
+    const { apiKey } = await h.createAccount(25);
+    const accept = async () => {
+      const res = await h.app.inject({ method: 'POST', url: '/v1/searches', payload: { q: 'AI startups in Berlin', target: 1 }, headers: bearer(apiKey) });
+      expect(res.statusCode).toBe(202);
+      const post = serverSpans().find((s) => s.name === 'POST /v1/searches')!;
+      return telemetry.spans().find((s) => s.name === 'search.accept' && s.parentSpanContext?.spanId === post.spanContext().spanId);
+    };
+    expect(await accept()).toBeDefined();
+    await telemetry.shutdown();
+    telemetry = createInMemoryTelemetry();
+    expect(await accept()).toBeDefined();
+  });
 });

@@ -1,8 +1,8 @@
-import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanStatusCode } from '@opentelemetry/api';
 import type { FastifyPluginAsync } from 'fastify';
 import { CreateSearchRequest } from '@leadfinder/wire';
 import type { CreateSearchAccepted, RunList, RunRecord, StopAccepted } from '@leadfinder/wire';
-import { createInMemoryIdempotencyStore, injectTraceContext } from '@leadfinder/platform';
+import { createInMemoryIdempotencyStore, injectTraceContext, tracer } from '@leadfinder/platform';
 import type { EdgeDeps } from '../deps.js';
 import { callerOf } from '../auth/guards.js';
 import { notFound } from '../http/errors.js';
@@ -16,7 +16,6 @@ import { findOwnRun, hasEnded, shownStatus, toRunListItem, toRunRecord } from '.
 /** The list limit is fixed by the spec (§4.2): no paging, no parameter. */
 const LIST_LIMIT = 50;
 export const UNKNOWN_SEARCH = 'Unknown search.';
-const tracer = trace.getTracer('leadfinder-edge');
 
 /** `/v1/searches` (spec §4.1–4.4). Registered under the `/v1` guard, so every handler has a caller. */
 export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
@@ -28,7 +27,7 @@ export function searchRoutes(deps: EdgeDeps): FastifyPluginAsync {
       assertSearchWebhook(body.webhook, deps.config);
       const idempotencyKey = readIdempotencyKey(request.headers);
       // The run's trace starts here; acceptSearch injects this span's context into the run and work message.
-      const { id } = await tracer.startActiveSpan('search.accept', async (span) => {
+      const { id } = await tracer('leadfinder-edge').startActiveSpan('search.accept', async (span) => {
         try {
           const accepted = idempotencyKey === null
             ? await acceptSearch(deps, account, body)

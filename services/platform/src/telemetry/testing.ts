@@ -26,9 +26,19 @@ export interface InMemoryTelemetry {
   shutdown(): Promise<void>;
 }
 
+/** Uninstalls the global providers, propagator and context manager, whoever installed them. */
+function disableGlobals(): void {
+  trace.disable();
+  metrics.disable();
+  propagation.disable();
+  context.disable();
+}
+
 /**
  * Installs global OpenTelemetry providers that keep spans and metrics in memory (tests). Same propagator
- * and context manager as `startTelemetry`, so trace context behaves as in production.
+ * and context manager as `startTelemetry`, so trace context behaves as in production. Test files share
+ * worker processes: whatever an earlier file left installed (a failed hook that never shut down) is
+ * uninstalled first, since the API keeps the first provider registered and ignores later ones.
  */
 export function createInMemoryTelemetry(options: {
   /**
@@ -38,6 +48,7 @@ export function createInMemoryTelemetry(options: {
    */
   instrumentations?: boolean;
 } = {}): InMemoryTelemetry {
+  disableGlobals();
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   tracerProvider.register({ propagator: new W3CTraceContextPropagator() });
@@ -59,10 +70,7 @@ export function createInMemoryTelemetry(options: {
       unregister();
       await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
       serverMetrics.stop();
-      trace.disable();
-      metrics.disable();
-      propagation.disable();
-      context.disable();
+      disableGlobals();
     },
   };
 }
