@@ -1,21 +1,20 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { assertLedgerInvariants } from '@leadfinder/platform';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { createInMemoryTelemetry, type InMemoryTelemetry } from '@leadfinder/platform/telemetry';
 import { bearer, startHarness } from '../../test/harness.js';
 import type { Harness } from '../../test/harness.js';
 
 let h: Harness;
-let provider: NodeTracerProvider;
+let telemetry: InMemoryTelemetry;
 
 beforeAll(async () => {
   // Registers the W3C propagator and an async-hooks context manager, as the telemetry start-up does.
-  provider = new NodeTracerProvider();
-  provider.register();
+  telemetry = createInMemoryTelemetry();
   h = await startHarness();
 });
 afterAll(async () => {
   await h.close();
-  await provider.shutdown();
+  await telemetry.shutdown();
 });
 
 it('carries the trace context of the accepting request in the run and its work message', async () => {
