@@ -2,7 +2,8 @@
  * `npm run bench [-- --only post,get,sse,stop,extract,e2e,cost,eventlog,account,coord,export] [-- --quick] [-- --otlp]`
  *
  * Runs each figure module in turn (one failing does not stop the others), prints one Markdown table with
- * each figure beside its goal, and writes bench/results.json with the machine it ran on. Distributed rows
+ * each figure beside its goal, and writes bench/results.json with the machine it ran on (results-partial.json
+ * for a run with `--only`, results-otlp.json for one with `--otlp`). Distributed rows
  * need LEADFINDER_TEST_NATS_URL and LEADFINDER_TEST_MONGODB_URL; without them they read
  * "skipped (no server)". See bench/README.md.
  */
@@ -81,8 +82,10 @@ async function main(): Promise<void> {
   if (exported) ctx.log(`OTLP sink received ${exported.requests} export requests (${(exported.bytes / 1024).toFixed(0)} KiB)`);
   const table = markdownTable(rows);
   console.log(`\n${table}\n\n${machineLine(machine)}${ctx.quick ? ' (--quick: indicative only)' : ''}${sink ? ' (OTLP export on)' : ''}`);
-  // An export-on run keeps its own file, so it never replaces the reference figures.
-  const out = fileURLToPath(new URL(sink ? './results-otlp.json' : './results.json', import.meta.url));
+  // The reference figures are a whole default run without export: an export-on run or a run of some
+  // figures (`--only`) keeps its own file, so it never replaces them with a part.
+  const file = sink ? './results-otlp.json' : values.only ? './results-partial.json' : './results.json';
+  const out = fileURLToPath(new URL(file, import.meta.url));
   await writeFile(out, JSON.stringify({ machine, loadAverage1mAtEnd: Math.round(loadavg()[0]! * 100) / 100, quick: ctx.quick, otlpExport: exported, figures: only, durationsMs: timings, rows, table }, null, 2) + '\n');
   ctx.log(`wrote ${out}`);
 }
