@@ -148,7 +148,7 @@ export class RunSession {
       },
     });
     this.keeper.start();
-    this.signals.watch(run, deps.stops, deps.clock);
+    this.signals.watch(run, deps.stops, deps.clock, this.logger);
     // The moment the run learns it must end (a stop, its deadline, its spend cap, a lost lease, a shutdown), before
     // it unwinds: with "run ended" after it, a run that never ends shows whether it missed the news or hung unwinding.
     this.signals.signal.addEventListener('abort', () => {

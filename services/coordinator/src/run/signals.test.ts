@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { systemClock, type RunDoc, type StopFlags } from '@leadfinder/platform';
+import { silentLogger, systemClock, type Logger, type RunDoc, type StopFlags } from '@leadfinder/platform';
 import { createInProcessStopFlags } from '@leadfinder/platform/embedded';
 import { RunSignals } from './signals.js';
 import { StopRequestedError } from './run-end.js';
@@ -29,17 +29,67 @@ describe('RunSignals', () => {
   it('ends the run on a stop its watch saw, though a read of the flag does not show it yet', async () => {
     const stops = laggingReads();
     const signals = new RunSignals(new AbortController().signal);
-    signals.watch(RUN, stops, systemClock);
+    signals.watch(RUN, stops, systemClock, silentLogger);
     await stops.raise(RUN.id);
     await expect.poll(() => signals.signal.aborted, { timeout: 2000 }).toBe(true);
     expect(signals.signal.reason).toBeInstanceOf(StopRequestedError);
     signals.unwatch();
   });
 
+  it('watches again after a failed watch, says so in the log, and still ends the run on a stop', async () => {
+    const flags = createInProcessStopFlags();
+    let failures = 2;
+    const stops: StopFlags = {
+      raise: (id) => flags.raise(id),
+      isRaised: (id) => flags.isRaised(id),
+      close: () => flags.close(),
+      wait: async (id, signal) => {
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error('CONNECTION_CLOSED');
+        }
+        return flags.wait(id, signal);
+      },
+    };
+    const warnings: Array<[string, Record<string, unknown> | undefined]> = [];
+    const logger: Logger = { ...silentLogger, warn: (message, meta) => void warnings.push([message, meta]) };
+    const signals = new RunSignals(new AbortController().signal);
+    signals.watch(RUN, stops, systemClock, logger);
+    await expect.poll(() => failures, { timeout: 5000 }).toBe(0);
+    // Seen by the third wait, made after a pause.
+    await stops.raise(RUN.id);
+    await expect.poll(() => signals.signal.aborted, { timeout: 5000 }).toBe(true);
+    expect(signals.signal.reason).toBeInstanceOf(StopRequestedError);
+    expect(warnings.map(([message, meta]) => [message, meta?.error])).toEqual([
+      ['stop-flag watch failed; watching again', 'Error: CONNECTION_CLOSED'],
+      ['stop-flag watch failed; watching again', 'Error: CONNECTION_CLOSED'],
+    ]);
+    signals.unwatch();
+  });
+
+  it('stops watching again once the drive is over', async () => {
+    let waits = 0;
+    const flags = createInProcessStopFlags();
+    const stops: StopFlags = {
+      raise: (id) => flags.raise(id), isRaised: (id) => flags.isRaised(id), close: () => flags.close(),
+      wait: async () => {
+        waits += 1;
+        throw new Error('CONNECTION_CLOSED');
+      },
+    };
+    const signals = new RunSignals(new AbortController().signal);
+    signals.watch(RUN, stops, systemClock, silentLogger);
+    signals.unwatch();
+    // Past the first pause (250 ms), when a watch still running would have waited again.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(waits).toBe(1);
+    expect(signals.signal.aborted).toBe(false);
+  });
+
   it('does not end the run when the watch ends without a raise', async () => {
     const stops = laggingReads();
     const signals = new RunSignals(new AbortController().signal);
-    signals.watch(RUN, stops, systemClock);
+    signals.watch(RUN, stops, systemClock, silentLogger);
     signals.unwatch();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(signals.signal.aborted).toBe(false);

@@ -1,5 +1,9 @@
-import type { Clock, RunDoc, StopFlags } from '@leadfinder/platform';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock, Logger, RunDoc, StopFlags } from '@leadfinder/platform';
 import { RunDeadlineError, StopRequestedError } from './run-end.js';
+
+/** Pauses before watching the stop flag again after a failed watch: doubling from the first, up to the last. */
+const REWATCH_PAUSE_MS = { first: 250, max: 5_000 };
 
 /**
  * The reasons a drive must end early, as one signal: the user's stop flag, the run's deadline, the
@@ -21,15 +25,30 @@ export class RunSignals {
   }
 
   /** Starts watching the run's stop flag and arms its deadline (by `clock`). */
-  watch(run: RunDoc, stops: StopFlags, clock: Clock): void {
-    const watchSignal = AbortSignal.any([this.watching.signal, this.signal]);
-    // wait() says whether the flag went up; a read after it could still miss the raise it saw (see StopFlags.wait).
-    stops.wait(run.id, watchSignal)
-      .then((raised) => { if (raised) this.stopCtl.abort(new StopRequestedError(run.id)); }, () => undefined);
+  watch(run: RunDoc, stops: StopFlags, clock: Clock, logger: Logger): void {
+    void this.watchStopFlag(run.id, stops, logger);
     this.deadlineTimer = setTimeout(
       () => this.deadlineCtl.abort(new RunDeadlineError(run.id, run.deadlineAt)),
       Math.max(0, Date.parse(run.deadlineAt) - clock.now()),
     );
+  }
+
+  /**
+   * Waits for the stop flag until the drive ends. A failed wait (the event log unreachable) is logged and
+   * made again: given up, the run could no longer be stopped and would spend on to its ceiling.
+   */
+  private async watchStopFlag(runId: string, stops: StopFlags, logger: Logger): Promise<void> {
+    const watchSignal = AbortSignal.any([this.watching.signal, this.signal]);
+    for (let pauseMs = REWATCH_PAUSE_MS.first; !watchSignal.aborted; pauseMs = Math.min(2 * pauseMs, REWATCH_PAUSE_MS.max)) {
+      try {
+        // wait() says whether the flag went up; a read after it could still miss the raise it saw (see StopFlags.wait).
+        if (await stops.wait(runId, watchSignal)) this.stopCtl.abort(new StopRequestedError(runId));
+        return;
+      } catch (error) {
+        logger.warn('stop-flag watch failed; watching again', { error: String(error), retryInMs: pauseMs });
+        await sleep(pauseMs, undefined, { signal: watchSignal }).catch(() => undefined);
+      }
+    }
   }
 
   /** The lease is gone: the run must stop at once and write nothing more. */
