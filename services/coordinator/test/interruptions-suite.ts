@@ -19,9 +19,13 @@ export function describeInterruptionSuite(label: string, ports: PortsFactory, ma
       time = makeTime();
     });
     afterEach(async () => {
-      // Closing lets time pass: the coordinators' grace period, the fake roles' delays.
-      if (h) await time.settle(h.close());
-      time.restore();
+      // Closing lets time pass: the coordinators' grace period, the fake roles' delays. The real timers come
+      // back even when closing fails, for the next file in this worker.
+      try {
+        if (h) await time.settle(h.close());
+      } finally {
+        time.restore();
+      }
     });
 
     const newHarness = (env: Record<string, string> = {}) => createHarness(env, ports, time);
