@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '@leadfinder/platform';
 import type { Clock, Logger, RunDoc, StopFlags } from '@leadfinder/platform';
 import { RunDeadlineError, StopRequestedError } from './run-end.js';
 
@@ -46,7 +46,7 @@ export class RunSignals {
         return;
       } catch (error) {
         logger.warn('stop-flag watch failed; watching again', { error: String(error), retryInMs: pauseMs });
-        await sleep(pauseMs, undefined, { signal: watchSignal }).catch(() => undefined);
+        await sleep(pauseMs, watchSignal).catch(() => undefined);
       }
     }
   }

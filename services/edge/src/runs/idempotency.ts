@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { idempotencyScope } from '@leadfinder/platform';
+import { idempotencyScope, sleep } from '@leadfinder/platform';
 import type { AccountDoc, IdempotencyRecord, IdempotencyStore } from '@leadfinder/platform';
 import type { EdgeDeps } from '../deps.js';
 import { UnprocessableError, badRequest, conflict } from '../http/errors.js';
