@@ -6,23 +6,24 @@ import { StopRequestedError } from './run-end.js';
 
 const RUN = { id: 'run-1', deadlineAt: new Date(systemClock.now() + 60_000).toISOString() } as RunDoc;
 
+/** In-process stop flags with some methods replaced; `replace` gets the real flags to call on. */
+function inProcessFlags(replace: (flags: StopFlags) => Partial<StopFlags>): StopFlags {
+  const flags = createInProcessStopFlags();
+  return {
+    raise: (id) => flags.raise(id),
+    isRaised: (id) => flags.isRaised(id),
+    wait: (id, signal) => flags.wait(id, signal),
+    close: () => flags.close(),
+    ...replace(flags),
+  };
+}
+
 /**
  * In-process stop flags whose reads lag behind their waits, as JetStream's do: a waiter sees a raise as it is
  * published, and the stream may store it a moment later.
  */
-function laggingReads(): StopFlags & { reads: number } {
-  const flags = createInProcessStopFlags();
-  const lagging = {
-    reads: 0,
-    raise: (id: string) => flags.raise(id),
-    wait: (id: string, signal: AbortSignal) => flags.wait(id, signal),
-    close: () => flags.close(),
-    isRaised: async () => {
-      lagging.reads += 1;
-      return false;
-    },
-  };
-  return lagging;
+function laggingReads(): StopFlags {
+  return inProcessFlags(() => ({ isRaised: async () => false }));
 }
 
 describe('RunSignals', () => {
@@ -37,12 +38,8 @@ describe('RunSignals', () => {
   });
 
   it('watches again after a failed watch, says so in the log, and still ends the run on a stop', async () => {
-    const flags = createInProcessStopFlags();
     let failures = 2;
-    const stops: StopFlags = {
-      raise: (id) => flags.raise(id),
-      isRaised: (id) => flags.isRaised(id),
-      close: () => flags.close(),
+    const stops = inProcessFlags((flags) => ({
       wait: async (id, signal) => {
         if (failures > 0) {
           failures -= 1;
@@ -50,7 +47,7 @@ describe('RunSignals', () => {
         }
         return flags.wait(id, signal);
       },
-    };
+    }));
     const warnings: Array<[string, Record<string, unknown> | undefined]> = [];
     const logger: Logger = { ...silentLogger, warn: (message, meta) => void warnings.push([message, meta]) };
     const signals = new RunSignals(new AbortController().signal);
@@ -69,14 +66,12 @@ describe('RunSignals', () => {
 
   it('stops watching again once the drive is over', async () => {
     let waits = 0;
-    const flags = createInProcessStopFlags();
-    const stops: StopFlags = {
-      raise: (id) => flags.raise(id), isRaised: (id) => flags.isRaised(id), close: () => flags.close(),
+    const stops = inProcessFlags(() => ({
       wait: async () => {
         waits += 1;
         throw new Error('CONNECTION_CLOSED');
       },
-    };
+    }));
     const signals = new RunSignals(new AbortController().signal);
     signals.watch(RUN, stops, systemClock, silentLogger);
     signals.unwatch();
